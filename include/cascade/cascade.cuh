@@ -1,0 +1,14 @@
+// cascade/cascade.cuh: everything cascade offers, in one include.
+//
+//   #include <cascade/cascade.cuh>
+//   using policy = cascade::policy<256, 8, cascade::tree::sequential, cascade::finish::recursive>;
+//   int total = cascade::reduce(policy{}, d_values, d_values + n, 0);
+#pragma once
+
+#include "default_policy.cuh"
+#include "error.cuh"
+#include "finish/recursive.cuh"
+#include "ops.cuh"
+#include "policy.cuh"
+#include "reduce.cuh"
+#include "tree/sequential.cuh"

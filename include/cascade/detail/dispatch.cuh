@@ -1,0 +1,40 @@
+// cascade/detail/dispatch.cuh: between the public API and the kernels. Checks the device, handles
+// the empty range, picks the offset type and hands the rest to the policy's finishing strategy.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include "../finish/tag.cuh"
+#include "../policy.cuh"
+#include "device.cuh"
+#include "kernels.cuh"
+
+namespace cascade::detail {
+
+template <class Policy, class It, class OutIt, class T, class Op>
+void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
+  static_assert(is_policy_v<Policy>,
+                "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
+                "e.g. cascade::default_policy{}");
+  static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
+                "cascade: the accumulator type (the type of init) must be trivially copyable and default "
+                "constructible, as it lives in registers and shared memory");
+  cudaStream_t const stream = policy.stream();
+  current_device();  // a clear cuda_error when there is no device
+  if (n == 0) {
+    launch_write_value(d_out, init, stream);
+    return;
+  }
+  using finish = finish_dispatch<typename Policy::finish_type>;
+  // 32-bit offsets are cheaper in the tile loop; they must hold n plus one grid stride past it.
+  auto const n64 = static_cast<cuda::std::uint64_t>(n);
+  if (2 * n64 + static_cast<cuda::std::uint64_t>(Policy::tile_size) < (cuda::std::uint64_t(1) << 32))
+    finish::template run<Policy>(first, static_cast<cuda::std::uint32_t>(n), d_out, init, op, stream);
+  else
+    finish::template run<Policy>(first, n64, d_out, init, op, stream);
+}
+
+}  // namespace cascade::detail

@@ -1,0 +1,43 @@
+// cascade/detail/kernels.cuh: the kernels. Thin on purpose: the tile loop (thread_fold.cuh), the tree
+// (cascade/tree/) and the sink (sinks.cuh) do the work.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "../error.cuh"
+#include "../tree/tag.cuh"
+#include "sinks.cuh"
+#include "thread_fold.cuh"
+
+namespace cascade::detail {
+
+template <int BlockSize, int CoarseFactor, class Tree, class T, class It, class Offset, class Op, class Sink>
+__global__ void __launch_bounds__(BlockSize) reduce_tiles_kernel(It first, Offset n, Op op, Sink sink) {
+  using block = block_reduce<Tree, BlockSize, T>;
+  __shared__ typename block::storage storage;
+  int num_valid;
+  T const partial = fold_tiles<BlockSize, CoarseFactor, T>(first, n, op, num_valid);
+  T const result = block{}(storage, partial, num_valid, op);
+  if (threadIdx.x == 0) sink(result);
+}
+
+template <class OutIt, class T>
+__global__ void write_value_kernel(OutIt d_out, T value) {
+  *d_out = value;
+}
+
+// Launches one pass of `Policy`'s kernel over [first, first + n) with `grid` blocks.
+template <class Policy, class T, class It, class Offset, class Op, class Sink>
+void launch_reduce_tiles(It first, Offset n, Op op, Sink sink, unsigned grid, cudaStream_t stream) {
+  reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T>
+      <<<grid, Policy::block_size, 0, stream>>>(first, n, op, sink);
+  check_cuda(cudaGetLastError(), "reduce_tiles_kernel<<<...>>> (launch)");
+}
+
+template <class OutIt, class T>
+void launch_write_value(OutIt d_out, T const& value, cudaStream_t stream) {
+  write_value_kernel<<<1, 1, 0, stream>>>(d_out, value);
+  check_cuda(cudaGetLastError(), "write_value_kernel<<<...>>> (launch)");
+}
+
+}  // namespace cascade::detail

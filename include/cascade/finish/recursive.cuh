@@ -1,0 +1,71 @@
+// cascade/finish/recursive.cuh: block results become one value by relaunching the same kernel on
+// the per-block partials until one block remains (the slides' "decompose into multiple kernels",
+// seed 003's recursive kernel launch).
+//
+//   pass 1: n items       -> g1 = ceil(n / tile) partials
+//   pass 2: g1 partials   -> g2 = ceil(g1 / tile) partials        (tile = BlockSize * CoarseFactor)
+//   ...
+//   last:   one block folds what is left and writes op(init, result) to the output.
+//
+// Launches: 1 + ceil(log_tile(n)) - 1 kernels; no host synchronization; deterministic (the same
+// input and policy give bitwise the same result). Scratch: g1 + g2 partials, ping-ponged.
+#pragma once
+
+#include <cuda/std/cstdint>
+
+#include <cstddef>
+#include <utility>
+
+#include "../detail/kernels.cuh"
+#include "../detail/math.cuh"
+#include "../detail/scratch.cuh"
+#include "tag.cuh"
+
+namespace cascade::finish {
+
+struct recursive : tag {};
+
+}  // namespace cascade::finish
+
+namespace cascade::detail {
+
+template <>
+struct finish_dispatch<finish::recursive> {
+  // Grids beyond this loop over tiles instead (the kernel's block-stride tile loop); it caps the
+  // first pass's partials at 2^20 values.
+  static constexpr unsigned max_grid = 1u << 20;
+
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+    constexpr Offset tile = static_cast<Offset>(Policy::tile_size);
+    auto const grid_for = [](auto count) {
+      auto const tiles = ceil_div(count, tile);
+      return static_cast<unsigned>(tiles < max_grid ? tiles : max_grid);
+    };
+    store_result<OutIt, T, Op> const result{d_out, init, op};
+
+    unsigned const grid = grid_for(n);
+    if (grid == 1) {
+      launch_reduce_tiles<Policy, T>(first, n, op, result, 1, stream);
+      return;
+    }
+    unsigned const second_grid = ceil_div(grid, Policy::tile_size);
+    scratch_buffer scratch(sizeof(T) * (std::size_t(grid) + second_grid), stream);
+    T* src = scratch.as<T>();
+    T* dst = src + grid;  // keeps T's alignment: the pool aligns to 256 bytes
+    launch_reduce_tiles<Policy, T>(first, n, op, store_partial<T>{src}, grid, stream);
+
+    for (cuda::std::uint32_t count = grid;;) {
+      unsigned const next = grid_for(count);
+      if (next == 1) {
+        launch_reduce_tiles<Policy, T>(static_cast<T const*>(src), count, op, result, 1, stream);
+        return;
+      }
+      launch_reduce_tiles<Policy, T>(static_cast<T const*>(src), count, op, store_partial<T>{dst}, next, stream);
+      std::swap(src, dst);
+      count = next;
+    }
+  }
+};
+
+}  // namespace cascade::detail

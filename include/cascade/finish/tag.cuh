@@ -1,0 +1,33 @@
+// cascade/finish/tag.cuh: what every finishing strategy (how block results become one value) shares.
+//
+// A strategy is a tag type deriving from cascade::finish::tag, plus a specialization of
+// cascade::detail::finish_dispatch<Tag> with one static function the dispatch layer calls:
+//
+//   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+//   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream);
+//
+// run() is called with n >= 1 and must write op(init, reduction of [first, first + n)) to *d_out,
+// ordered on `stream`, without synchronizing the host.
+#pragma once
+
+#include <cuda/std/type_traits>
+
+namespace cascade::finish {
+
+struct tag {};
+
+template <class T>
+inline constexpr bool is_finish_v = cuda::std::is_base_of_v<tag, T> && !cuda::std::is_same_v<tag, T>;
+
+}  // namespace cascade::finish
+
+namespace cascade::detail {
+
+template <class Finish>
+struct finish_dispatch {
+  static_assert(sizeof(Finish) == 0,
+                "cascade: no finish_dispatch for this finish tag; use a tag from cascade::finish "
+                "(e.g. cascade::finish::recursive)");
+};
+
+}  // namespace cascade::detail

@@ -1,0 +1,55 @@
+// cascade/policy.cuh: a reduction policy names block size, coarse factor, tree and finishing strategy.
+//
+//   using my_policy = cascade::policy<256, 8, cascade::tree::sequential, cascade::finish::recursive>;
+//   float s = cascade::reduce(my_policy{}.on(stream), d, d + n, 0.0f);
+//
+// The object carries nothing but an optional stream; invalid parameters fail to compile with a
+// message that says what to change.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "finish/tag.cuh"
+#include "tree/tag.cuh"
+
+namespace cascade {
+
+namespace detail {
+constexpr bool is_power_of_two(long long x) { return x > 0 && (x & (x - 1)) == 0; }
+}  // namespace detail
+
+template <int BlockSize, int CoarseFactor, class Tree, class Finish>
+struct policy {
+  static_assert(detail::is_power_of_two(BlockSize) && BlockSize >= 32 && BlockSize <= 1024,
+                "cascade::policy: BlockSize must be a power of two in [32, 1024], e.g. 256");
+  static_assert(CoarseFactor >= 1,
+                "cascade::policy: CoarseFactor (items each thread folds before the tree) must be >= 1, e.g. 8");
+  static_assert(tree::is_tree_v<Tree>,
+                "cascade::policy: Tree must be a tag from cascade::tree, e.g. cascade::tree::sequential");
+  static_assert(finish::is_finish_v<Finish>,
+                "cascade::policy: Finish must be a tag from cascade::finish, e.g. cascade::finish::recursive");
+
+  static constexpr int block_size = BlockSize;
+  static constexpr int coarse_factor = CoarseFactor;
+  static constexpr long long tile_size = static_cast<long long>(BlockSize) * CoarseFactor;  // items per block pass
+  using tree_type = Tree;
+  using finish_type = Finish;
+
+  // A copy of this policy whose work is ordered on `s`.
+  constexpr policy on(cudaStream_t s) const {
+    policy p = *this;
+    p.stream_ = s;
+    return p;
+  }
+  constexpr cudaStream_t stream() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;  // the legacy default stream
+};
+
+template <class P>
+inline constexpr bool is_policy_v = false;
+template <int B, int C, class Tree, class Finish>
+inline constexpr bool is_policy_v<policy<B, C, Tree, Finish>> = true;
+
+}  // namespace cascade

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# For a GPU machine (H100/H200 with nvcc, meson, ninja and doctest; no network needed): builds
+# everything, runs every test with the GPU required (a missing GPU fails instead of skipping), and
+# prints a short summary. With --sanitize it also runs compute-sanitizer's memcheck, racecheck,
+# synccheck and initcheck over the GPU tests (sizes capped so that it ends in minutes).
+#   scripts/gpu-check.sh [--sanitize] [--demo]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${CASCADE_BUILD_DIR:-build-gpu}
+sanitize=0; demo=0
+for a in "$@"; do case $a in --sanitize) sanitize=1 ;; --demo) demo=1 ;; *) echo "unknown option $a"; exit 2 ;; esac; done
+command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
+
+echo "== device"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || { echo "no GPU visible"; exit 1; }
+nvcc --version | tail -1
+[ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release >/dev/null || exit 1
+echo "== build"
+ninja -C "$build_dir" -j "$(nproc)" >"$build_dir/build.log" 2>&1 || { tail -50 "$build_dir/build.log"; exit 1; }
+echo "ok"
+
+echo "== tests (GPU required)"
+CASCADE_REQUIRE_GPU=1 meson test -C "$build_dir" --print-errorlogs --num-processes 4 >"$build_dir/test.log" 2>&1
+test_rc=$?
+grep -E "^\s*[0-9]+/[0-9]+ " "$build_dir/test.log"
+[ $test_rc = 0 ] || grep -E "ERROR|FAILED|CHECK|REQUIRE|replay" "$build_dir/test.log" | head -40
+summary=$(python3 scripts/summarize_tests.py "$build_dir/meson-logs/testlog.json" $test_rc | tail -1)
+
+sanitizer_lines=()
+if [ $sanitize = 1 ]; then
+  echo "== compute-sanitizer"
+  export CASCADE_REQUIRE_GPU=1 CASCADE_TEST_MAX_N=70000
+  for tool in memcheck racecheck synccheck initcheck; do
+    status=clean
+    for t in reduce_int32_test reduce_uint8_test reduce_double_test reduce_api_test; do
+      args=()
+      [ $t = reduce_api_test ] && args=(-tce="*beyond 2^32*,*steady state*")
+      log="$build_dir/sanitize-$tool-$t.log"
+      extra=()
+      [ $tool = memcheck ] && extra=(--leak-check full)
+      if ! compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 99 "$build_dir/test/$t" "${args[@]}" >"$log" 2>&1; then
+        status=FAILED; echo "  $tool $t: FAILED"; grep -m 20 -E "=========|ERROR|failed" "$log"
+      fi
+    done
+    echo "  $tool: $status"
+    sanitizer_lines+=("$tool: $status")
+  done
+fi
+
+if [ $demo = 1 ]; then
+  echo "== demo"
+  "$build_dir/cascade-demo" || summary="$summary (demo: FAILED)"
+fi
+
+echo "== summary"
+nvidia-smi --query-gpu=name --format=csv,noheader
+for l in "${sanitizer_lines[@]}"; do echo "sanitizer $l"; done
+echo "$summary"
+[[ $summary == *" 0 failed"* ]] && [ $test_rc = 0 ] && [[ "${sanitizer_lines[*]}" != *FAILED* ]]

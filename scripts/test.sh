@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds cascade and runs every test. On a machine without a CUDA GPU the GPU test cases are
+# reported as skipped. Installs meson, ninja and doctest when they are missing (apt, or pip for
+# meson/ninja); when not root it prints the exact command to run instead and stops.
+# Last line: "N passed, N failed, N skipped" (test cases, counted over all test programs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${CASCADE_BUILD_DIR:-build}
+
+if ! command -v nvcc >/dev/null 2>&1; then
+  for d in /usr/local/cuda/bin /usr/local/cuda-13/bin; do [ -x "$d/nvcc" ] && export PATH="$d:$PATH" && break; done
+fi
+command -v nvcc >/dev/null 2>&1 || { echo "scripts/test.sh: nvcc not found; install the CUDA toolkit (13.x) and put its bin/ on PATH" >&2; exit 1; }
+
+have_doctest() {
+  for d in /usr/include /usr/local/include; do [ -f "$d/doctest/doctest.h" ] && return 0; done
+  return 1
+}
+missing_apt=()
+command -v ninja >/dev/null 2>&1 || missing_apt+=(ninja-build)
+have_doctest || missing_apt+=(doctest-dev)
+command -v python3 >/dev/null 2>&1 || missing_apt+=(python3 python3-pip)
+need_meson=0
+command -v meson >/dev/null 2>&1 || need_meson=1
+
+if [ ${#missing_apt[@]} -gt 0 ] || [ $need_meson = 1 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "scripts/test.sh: missing build tools. Run as root, then run this script again:"
+    [ ${#missing_apt[@]} -gt 0 ] && echo "  apt-get update && apt-get install -y ${missing_apt[*]}"
+    [ $need_meson = 1 ] && echo "  python3 -m pip install 'meson>=1.3'"
+    exit 1
+  fi
+  if [ ${#missing_apt[@]} -gt 0 ]; then
+    echo "== installing ${missing_apt[*]} (apt)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq "${missing_apt[@]}" >/dev/null
+  fi
+  if [ $need_meson = 1 ]; then
+    echo "== installing meson (pip)"
+    # Debian 12's apt meson (1.0) predates features we use; PyPI's is current.
+    python3 -m pip install -q 'meson>=1.3' 2>/dev/null || python3 -m pip install -q --break-system-packages 'meson>=1.3'
+    hash -r
+    command -v meson >/dev/null 2>&1 || export PATH="$HOME/.local/bin:$PATH"
+  fi
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+if [ ! -f "$build_dir/build.ninja" ]; then
+  meson setup "$build_dir" --buildtype=release ${CASCADE_MESON_ARGS:-}
+fi
+echo "== building ($jobs jobs)"
+ninja -C "$build_dir" -j "$jobs"
+echo "== testing"
+set +e
+meson test -C "$build_dir" --num-processes "$jobs" --print-errorlogs ${CASCADE_TEST_ARGS:-}
+meson_rc=$?
+set -e
+python3 scripts/summarize_tests.py "$build_dir/meson-logs/testlog.json" "$meson_rc"

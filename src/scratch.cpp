@@ -1,0 +1,65 @@
+// cascade's temporary storage: one CUDA memory pool per device, created on first use, that keeps
+// the memory it reserves (release threshold: unlimited). A call's scratch is a stream-ordered
+// sub-allocation from it, so steady state makes no cudaMalloc/cudaFree, and concurrent calls on
+// different streams get disjoint blocks. The pool is cascade's own: the device's default pool, which
+// the user's cudaMallocAsync calls use, keeps its settings.
+#include <cascade/detail/device.cuh>
+#include <cascade/detail/scratch.cuh>
+#include <cascade/error.cuh>
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+
+namespace cascade::detail {
+
+namespace {
+
+constexpr int max_devices = 64;
+
+struct pool_slot {
+  std::once_flag once;
+  cudaMemPool_t pool = nullptr;
+};
+
+std::array<pool_slot, max_devices> pools;
+
+cudaMemPool_t current_pool() {
+  int const ordinal = current_device().ordinal;
+  pool_slot& slot = pools[ordinal];
+  std::call_once(slot.once, [&] {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = ordinal;
+    cudaMemPool_t pool = nullptr;
+    check_cuda(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
+    std::uint64_t keep_all = UINT64_MAX;
+    check_cuda(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all),
+               "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
+    slot.pool = pool;  // lives as long as the process; the driver reclaims it at exit
+  });
+  return slot.pool;
+}
+
+}  // namespace
+
+void* scratch_allocate(std::size_t bytes, cudaStream_t stream) {
+  void* p = nullptr;
+  check_cuda(cudaMallocFromPoolAsync(&p, bytes == 0 ? 1 : bytes, current_pool(), stream),
+             "cudaMallocFromPoolAsync (cascade scratch)");
+  return p;
+}
+
+void scratch_release(void* p, cudaStream_t stream) noexcept {
+  if (p != nullptr) (void)cudaFreeAsync(p, stream);
+}
+
+std::size_t scratch_reserved_bytes() {
+  std::uint64_t bytes = 0;
+  check_cuda(cudaMemPoolGetAttribute(current_pool(), cudaMemPoolAttrReservedMemCurrent, &bytes),
+             "cudaMemPoolGetAttribute(cudaMemPoolAttrReservedMemCurrent)");
+  return static_cast<std::size_t>(bytes);
+}
+
+}  // namespace cascade::detail

@@ -1,0 +1,4 @@
+// expect: BlockSize must be a power of two in [32, 1024]
+#include <cascade/cascade.cuh>
+cascade::policy<100, 1, cascade::tree::sequential, cascade::finish::recursive> p;
+int main() { return 0; }

@@ -1,0 +1,193 @@
+// The public API beyond the type sweep: the default policy and op overloads, reduce_into on a stream
+// (no host synchronization, result in device memory), empty ranges, fancy iterators, sizes beyond
+// 2^32 with closed-form answers, scratch in steady state, and concurrent calls on several streams.
+#include <doctest/doctest.h>
+
+#include <cascade/cascade.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstdint>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "support/references.cuh"
+#include "support/seed.hpp"
+
+namespace {
+
+using namespace cascade_test;
+using seq_recursive = cascade::policy<256, 8, cascade::tree::sequential, cascade::finish::recursive>;
+
+std::vector<int> random_ints(long long n, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> d(-1000, 1000);
+  std::vector<int> xs(n);
+  for (auto& x : xs) x = d(rng);
+  return xs;
+}
+
+long long host_sum(std::vector<int> const& xs) {
+  long long s = 0;
+  for (int x : xs) s += x;
+  return s;
+}
+
+struct square {
+  __host__ __device__ long long operator()(long long x) const { return x * x; }
+};
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+
+TEST_CASE("default policy and default op overloads agree with CUB") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x2001);
+  long long const n = (1 << 22) + 13;
+  auto xs = random_ints(n, rng);
+  thrust::device_vector<int> d(xs.begin(), xs.end());
+  int const* p = thrust::raw_pointer_cast(d.data());
+  int const expected = static_cast<int>(host_sum(xs) + 7);
+  REQUIRE(cub_reduce(p, n, 7, cascade::plus{}) == expected);
+  CHECK(cascade::reduce(p, p + n, 7) == expected);
+  CHECK(cascade::reduce(p, p + n, 7, cascade::plus{}) == expected);
+  CHECK(cascade::reduce(cascade::default_policy{}, p, p + n, 7) == expected);
+  CHECK(cascade::reduce(seq_recursive{}, p, p + n, 7) == expected);
+  // thrust::device_vector iterators, not only raw pointers
+  CHECK(cascade::reduce(seq_recursive{}, d.begin(), d.end(), 7) == expected);
+  CHECK(cascade::reduce(seq_recursive{}, d.cbegin(), d.cend(), 7, cascade::plus{}) == expected);
+  // accumulate int input in int64
+  CHECK(cascade::reduce(seq_recursive{}, p, p + n, std::int64_t(7)) == host_sum(xs) + 7);
+}
+
+TEST_CASE("empty ranges give init") {
+  thrust::device_vector<int> d(4, 5);
+  int const* p = thrust::raw_pointer_cast(d.data());
+  CHECK(cascade::reduce(seq_recursive{}, p, p, 42) == 42);
+  CHECK(cascade::reduce(p, p, -3, cascade::minimum{}) == -3);
+  thrust::device_vector<int> out(1, 0);
+  cascade::reduce_into(seq_recursive{}, p, p, out.data(), 42, cascade::plus{});
+  CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(out[0] == 42);
+}
+
+TEST_CASE("reduce_into writes to device memory on the policy's stream") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x2002);
+  cudaStream_t stream;
+  CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (long long n : {1ll, 1000ll, (1ll << 20) + 7}) {
+    CAPTURE(n);
+    auto xs = random_ints(n, rng);
+    thrust::device_vector<int> d(xs.begin(), xs.end());
+    int const* p = thrust::raw_pointer_cast(d.data());
+    int* d_out = nullptr;
+    CASCADE_CUDA_CHECK(cudaMalloc(&d_out, 2 * sizeof(int)));
+    CASCADE_CUDA_CHECK(cudaMemset(d_out, 0xff, 2 * sizeof(int)));
+    auto const policy = seq_recursive{}.on(stream);
+    CHECK(policy.stream() == stream);
+    cascade::reduce_into(policy, p, p + n, d_out, 11, cascade::plus{});
+    cascade::reduce_into(policy, p, p + n, thrust::device_ptr<int>(d_out + 1), 0, cascade::maximum{});
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    int got[2];
+    CASCADE_CUDA_CHECK(cudaMemcpy(got, d_out, sizeof(got), cudaMemcpyDeviceToHost));
+    int mx = 0;
+    for (int x : xs) mx = x > mx ? x : mx;
+    CHECK(got[0] == static_cast<int>(host_sum(xs) + 11));
+    CHECK(got[1] == mx);
+    CASCADE_CUDA_CHECK(cudaFree(d_out));
+  }
+  CASCADE_CUDA_CHECK(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("fancy iterators: counting, constant, transform") {
+  long long const n = 100003;
+  thrust::counting_iterator<long long> count(0);
+  CHECK(cascade::reduce(seq_recursive{}, count, count + n, 0ll) == n * (n - 1) / 2);
+  thrust::constant_iterator<int> three(3);
+  CHECK(cascade::reduce(seq_recursive{}, three, three + n, 1) == 3 * n + 1);
+  auto squares = thrust::make_transform_iterator(count, square{});
+  long long const sum_sq = (n - 1) * n * (2 * n - 1) / 6;
+  CHECK(cascade::reduce(seq_recursive{}, squares, squares + n, 0ll) == sum_sq);
+  CHECK(cub_reduce(squares, n, 0ll, cascade::plus{}) == sum_sq);
+}
+
+TEST_CASE("sizes beyond 2^32 through counting and constant iterators") {
+  // Both offset paths: just under and just over where dispatch switches from 32- to 64-bit offsets,
+  // and well past 2^32, with a small-tile policy whose grid is capped so blocks loop over tiles.
+  using small_tiles = cascade::policy<32, 1, cascade::tree::sequential, cascade::finish::recursive>;
+  using big_tiles = cascade::policy<1024, 8, cascade::tree::sequential, cascade::finish::recursive>;
+  for (std::uint64_t n : {(1ull << 31) - 5000, (1ull << 31) + 3, (1ull << 32) + 17, (1ull << 33) + 1}) {
+    CAPTURE(n);
+    thrust::counting_iterator<std::uint64_t> count(0);
+    // sum of 0..n-1 modulo 2^64 (unsigned arithmetic wraps the same on host and device)
+    unsigned __int128 const wide = static_cast<unsigned __int128>(n) * (n - 1) / 2;
+    auto const expected = static_cast<std::uint64_t>(wide);
+    CHECK(cascade::reduce(big_tiles{}, count, count + n, std::uint64_t(0)) == expected);
+    CHECK(cascade::reduce(count, count + n, std::uint64_t(0)) == expected);
+    thrust::constant_iterator<int> three(3);
+    CHECK(cascade::reduce(big_tiles{}, three, three + n, std::int64_t(5)) == 5 + 3 * static_cast<std::int64_t>(n));
+    CHECK(cascade::reduce(count, count + n, std::uint64_t(0), cascade::maximum{}) == n - 1);
+    if (n < (1ull << 33)) {
+      CHECK(cascade::reduce(small_tiles{}, count, count + n, std::uint64_t(0)) == expected);
+    }
+  }
+}
+
+TEST_CASE("scratch: no new device memory in steady state") {
+  thrust::device_vector<float> d(1 << 24, 1.0f);
+  float const* p = thrust::raw_pointer_cast(d.data());
+  auto const expected = static_cast<float>(1 << 24);
+  CHECK(cascade::reduce(seq_recursive{}, p, p + d.size(), 0.0f) == expected);  // warm-up
+  std::size_t const reserved = cascade::detail::scratch_reserved_bytes();
+  std::size_t free_before = 0, free_after = 0, total = 0;
+  CASCADE_CUDA_CHECK(cudaMemGetInfo(&free_before, &total));
+  for (int i = 0; i < 200; ++i) REQUIRE(cascade::reduce(seq_recursive{}, p, p + d.size(), 0.0f) == expected);
+  CASCADE_CUDA_CHECK(cudaMemGetInfo(&free_after, &total));
+  CHECK(cascade::detail::scratch_reserved_bytes() == reserved);
+  CHECK(free_after == free_before);
+}
+
+TEST_CASE("concurrent calls on several streams and host threads all get their own answer") {
+  CASCADE_SEED_INFO();
+  constexpr int threads = 2, streams_per_thread = 4, rounds = 20;
+  std::mt19937_64 rng(base_seed() ^ 0x2003);
+  std::vector<std::vector<int>> inputs;
+  std::vector<thrust::device_vector<int>> device_inputs;
+  for (int i = 0; i < threads * streams_per_thread; ++i) {
+    inputs.push_back(random_ints((1 << 20) + 1000 * i, rng));
+    device_inputs.emplace_back(inputs.back().begin(), inputs.back().end());
+  }
+  std::vector<int> failures(threads, 0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      std::vector<cudaStream_t> streams(streams_per_thread);
+      for (auto& s : streams) CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      int* d_out = nullptr;
+      CASCADE_CUDA_CHECK(cudaMalloc(&d_out, streams_per_thread * sizeof(int)));
+      for (int r = 0; r < rounds; ++r) {
+        for (int s = 0; s < streams_per_thread; ++s) {
+          auto const& d = device_inputs[t * streams_per_thread + s];
+          int const* p = thrust::raw_pointer_cast(d.data());
+          cascade::reduce_into(seq_recursive{}.on(streams[s]), p, p + d.size(), d_out + s, r, cascade::plus{});
+        }
+        for (int s = 0; s < streams_per_thread; ++s) {
+          CASCADE_CUDA_CHECK(cudaStreamSynchronize(streams[s]));
+          int got = 0;
+          CASCADE_CUDA_CHECK(cudaMemcpy(&got, d_out + s, sizeof(int), cudaMemcpyDeviceToHost));
+          if (got != static_cast<int>(host_sum(inputs[t * streams_per_thread + s]) + r)) ++failures[t];
+        }
+      }
+      CASCADE_CUDA_CHECK(cudaFree(d_out));
+      for (auto& s : streams) CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
+    });
+  }
+  for (auto& th : pool) th.join();
+  for (int t = 0; t < threads; ++t) CHECK(failures[t] == 0);
+}
+
+}  // TEST_SUITE("gpu")

@@ -1,0 +1,46 @@
+// Sweeps over policies at compile time: for_each_policy<Tree, Finish>(f) calls f(policy{}) for every
+// block size 32..1024 and coarse factor 1, 2, 8.
+#pragma once
+
+#include <cascade/cascade.cuh>
+
+#include <utility>
+
+namespace cascade_test {
+
+inline constexpr int block_sizes[] = {32, 64, 128, 256, 512, 1024};
+inline constexpr int coarse_factors[] = {1, 2, 8};
+
+template <class Tree, class Finish, class F, std::size_t... I>
+void for_each_policy_impl(F&& f, std::index_sequence<I...>) {
+  constexpr std::size_t nc = std::size(coarse_factors);
+  (f(cascade::policy<block_sizes[I / nc], coarse_factors[I % nc], Tree, Finish>{}), ...);
+}
+
+template <class Tree, class Finish, class F>
+void for_each_policy(F&& f) {
+  for_each_policy_impl<Tree, Finish>(std::forward<F>(f),
+                                     std::make_index_sequence<std::size(block_sizes) * std::size(coarse_factors)>{});
+}
+
+// How many additions an input value can take part in under a policy with the recursive finish:
+// the thread's fold, the tree, then the same again for every further pass, plus init.
+template <class Policy>
+int recursive_depth(long long n) {
+  constexpr long long tile = Policy::tile_size;
+  constexpr long long max_grid = cascade::detail::finish_dispatch<cascade::finish::recursive>::max_grid;
+  int log2_block = 0;
+  while ((1 << log2_block) < Policy::block_size) ++log2_block;
+  long long tiles = (n + tile - 1) / tile;
+  long long grid = tiles < max_grid ? tiles : max_grid;
+  long long tiles_per_block = (tiles + grid - 1) / grid;
+  int depth = static_cast<int>(tiles_per_block * Policy::coarse_factor) - 1 + log2_block;
+  while (grid > 1) {
+    long long next = (grid + tile - 1) / tile;
+    depth += Policy::coarse_factor - 1 + log2_block;
+    grid = next;
+  }
+  return depth + 1;
+}
+
+}  // namespace cascade_test

@@ -1,0 +1,60 @@
+// Reference answers the tests compare cascade with: cub::DeviceReduce::Reduce, thrust::reduce, and a
+// host fold in higher precision (long double for floating point, 64-bit for integers).
+#pragma once
+
+#include <cub/device/device_reduce.cuh>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/reduce.h>
+
+#include <cascade/error.cuh>
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+namespace cascade_test {
+
+template <class T, class It, class Op>
+T cub_reduce(It d_in, std::int64_t n, T init, Op op) {
+  T* d_out = nullptr;
+  CASCADE_CUDA_CHECK(cudaMalloc(&d_out, sizeof(T)));
+  std::size_t bytes = 0;
+  CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, d_in, d_out, n, op, init));
+  void* d_temp = nullptr;
+  CASCADE_CUDA_CHECK(cudaMalloc(&d_temp, bytes == 0 ? 1 : bytes));
+  CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(d_temp, bytes, d_in, d_out, n, op, init));
+  T result{};
+  CASCADE_CUDA_CHECK(cudaMemcpy(&result, d_out, sizeof(T), cudaMemcpyDeviceToHost));
+  CASCADE_CUDA_CHECK(cudaFree(d_temp));
+  CASCADE_CUDA_CHECK(cudaFree(d_out));
+  return result;
+}
+
+template <class T, class U, class Op>
+T thrust_reduce(U const* d_in, std::int64_t n, T init, Op op) {
+  thrust::device_ptr<U const> p(d_in);
+  return thrust::reduce(thrust::device, p, p + n, init, op);
+}
+
+// The host fold in order, with the accumulator widened: long double for floating point (exact
+// enough to judge float and double), T itself for integers (tests keep sums in range).
+template <class T, class U, class Op>
+auto host_fold(std::vector<U> const& xs, T init, Op op) {
+  using wide = std::conditional_t<std::is_floating_point_v<T>, long double, T>;
+  wide acc = static_cast<wide>(init);
+  for (U const& x : xs) acc = static_cast<wide>(op(acc, static_cast<wide>(x)));
+  return acc;
+}
+
+// A rigorous bound for a floating-point sum evaluated by any tree in which each operand takes part
+// in at most `depth` additions: |computed - exact| <= gamma(depth) * sum |x_i| (Higham, Accuracy and
+// Stability of Numerical Algorithms, section 4.2), gamma(d) = d u / (1 - d u), u = eps / 2.
+template <class T>
+long double sum_error_bound(long double sum_abs, int depth) {
+  long double const u = static_cast<long double>(std::numeric_limits<T>::epsilon()) / 2;
+  return depth * u / (1 - depth * u) * sum_abs;
+}
+
+}  // namespace cascade_test
