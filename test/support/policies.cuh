@@ -27,6 +27,7 @@ void for_each_policy(F&& f) {
 // the thread's fold, the tree, then the same again for every further pass, plus init.
 template <class Policy>
 int recursive_depth(long long n) {
+  if (n == 0) return 1;  // init alone
   constexpr long long tile = Policy::tile_size;
   constexpr long long max_grid = cascade::detail::finish_dispatch<cascade::finish::recursive>::max_grid;
   int log2_block = 0;
