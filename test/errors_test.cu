@@ -1,5 +1,4 @@
-// Error paths that need no GPU: bad ranges, the error type, and (on a machine without one) the
-// missing device.
+// Error paths that need no GPU: bad ranges and the error type.
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
@@ -38,15 +37,4 @@ TEST_CASE("cuda_error carries the code and names the failing call") {
   }
   static_assert(std::is_base_of_v<std::runtime_error, cascade::cuda_error>);
   CHECK_NOTHROW(CASCADE_CUDA_CHECK(cudaSuccess));
-}
-
-TEST_SUITE("no_gpu") {
-TEST_CASE("without a CUDA device, reduce throws cuda_error saying so") {
-  thrust::counting_iterator<int> c(0);
-  CHECK_THROWS_WITH_AS(cascade::reduce(policy{}, c, c + 100, 0), doctest::Contains("no CUDA device"),
-                       cascade::cuda_error);
-  int* d_out = nullptr;
-  CHECK_THROWS_WITH_AS(cascade::reduce_into(policy{}, c, c + 100, d_out, 0, cascade::plus{}),
-                       doctest::Contains("no CUDA device"), cascade::cuda_error);
-}
 }

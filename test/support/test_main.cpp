@@ -1,6 +1,5 @@
 // The doctest main shared by every test program. GPU test cases live in test suites named "gpu";
-// without a CUDA device they are filtered out, and doctest counts them as skipped. Test cases that
-// need the absence of a device live in "no_gpu" and are skipped on GPU machines.
+// without a CUDA device they are filtered out, and doctest counts them as skipped.
 // CASCADE_REQUIRE_GPU=1 (set by scripts/gpu-check.sh) turns a missing device into a failure.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
@@ -21,9 +20,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   doctest::Context context;
-  if (gpu) {
-    context.addFilter("test-suite-exclude", "no_gpu");
-  } else {
+  if (!gpu) {
     std::printf("[cascade] no CUDA device: GPU test cases are skipped\n");
     context.addFilter("test-suite-exclude", "gpu");
   }

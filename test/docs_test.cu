@@ -1,0 +1,11 @@
+// Every example in README.md and docs/ is compiled here and run on the GPU (each returns 0 when its
+// results are right). test/doc_examples.py checks that the documents show exactly these files.
+#include <doctest/doctest.h>
+
+#define main readme_minimal_main
+#include "docs/examples/minimal.cu"
+#undef main
+
+TEST_SUITE("gpu") {
+TEST_CASE("README minimal example") { CHECK(readme_minimal_main() == 0); }
+}
