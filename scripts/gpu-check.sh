@@ -32,7 +32,10 @@ if [ $sanitize = 1 ]; then
   export CASCADE_REQUIRE_GPU=1 CASCADE_TEST_MAX_N=70000
   for tool in memcheck racecheck synccheck initcheck; do
     status=clean
-    for t in reduce_int32_test reduce_uint8_test reduce_double_test reduce_api_test; do
+    tests=(reduce_int32_test reduce_uint8_test reduce_double_test reduce_api_test)
+    # every tree for racecheck and synccheck (the trees are where shared memory and barriers live)
+    case $tool in racecheck|synccheck) tests+=($(cd "$build_dir/test" && ls tree_*_test)) ;; esac
+    for t in "${tests[@]}"; do
       args=()
       [ $t = reduce_api_test ] && args=(-tce="*beyond 2^32*,*steady state*")
       log="$build_dir/sanitize-$tool-$t.log"

@@ -25,13 +25,16 @@ void for_each_policy(F&& f) {
 
 // How many additions an input value can take part in under a policy with the recursive finish:
 // the thread's fold, the tree, then the same again for every further pass, plus init.
+// `tree_extra` adds to the log2(BlockSize) steps of a balanced tree for trees that fold some values
+// serially (cub_block's thread 0 folds the warps' results one after another).
 template <class Policy>
-int recursive_depth(long long n) {
+int recursive_depth(long long n, int tree_extra = 0) {
   if (n == 0) return 1;  // init alone
   constexpr long long tile = Policy::tile_size;
   constexpr long long max_grid = cascade::detail::finish_dispatch<cascade::finish::recursive>::max_grid;
   int log2_block = 0;
   while ((1 << log2_block) < Policy::block_size) ++log2_block;
+  log2_block += tree_extra;
   long long tiles = (n + tile - 1) / tile;
   long long grid = tiles < max_grid ? tiles : max_grid;
   long long tiles_per_block = (tiles + grid - 1) / grid;

@@ -11,6 +11,7 @@
 // Operands are reordered (a0 meets a4 first), so the op must be commutative as well as associative.
 #pragma once
 
+#include "../detail/shared_array.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {
@@ -25,11 +26,7 @@ namespace cascade::detail {
 
 template <int BlockSize, class T>
 struct block_reduce<tree::sequential, BlockSize, T> {
-  // Raw bytes, not T[BlockSize]: __shared__ variables cannot have constructors, and any T works.
-  struct storage {
-    alignas(T) unsigned char bytes[sizeof(T) * BlockSize];
-    __device__ T* data() { return reinterpret_cast<T*>(bytes); }
-  };
+  using storage = shared_array<T, BlockSize>;
 
   template <class Op>
   __device__ T operator()(storage& s, T value, int num_valid, Op op) const {

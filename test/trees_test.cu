@@ -1,0 +1,120 @@
+// One tree strategy (chosen at build time, CASCADE_TEST_TREE; one executable per tree so they build
+// in parallel) over block sizes 32..1024 x coarse factors 1, 2, 8 x int32, float, double and a
+// 16-byte struct with its own op, at sizes with partial last tiles, against CUB and a host fold.
+#include <doctest/doctest.h>
+
+#include <cascade/cascade.cuh>
+#include <thrust/device_vector.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "support/policies.cuh"
+#include "support/references.cuh"
+#include "support/seed.hpp"
+
+#ifndef CASCADE_TEST_TREE
+#error "define CASCADE_TEST_TREE, e.g. -DCASCADE_TEST_TREE=shuffle"
+#endif
+
+namespace {
+
+using namespace cascade_test;
+using tree = cascade::tree::CASCADE_TEST_TREE;
+#define CASCADE_STR2(x) #x
+#define CASCADE_STR(x) CASCADE_STR2(x)
+constexpr char const* tree_name = CASCADE_STR(CASCADE_TEST_TREE);
+
+// 16 bytes, not a power-of-two word: sum, minimum and count of the items at once.
+struct stats {
+  long long sum;
+  int lo;
+  int count;
+  bool operator==(stats const&) const = default;
+};
+static_assert(sizeof(stats) == 16);
+
+struct stats_op {
+  __host__ __device__ stats operator()(stats const& a, stats const& b) const {
+    return {a.sum + b.sum, a.lo < b.lo ? a.lo : b.lo, a.count + b.count};
+  }
+};
+
+std::vector<long long> sizes(std::mt19937_64& rng) {
+  // partial last tiles for every tile size of the sweep (32 .. 8192), multi-pass sizes, random ones
+  std::vector<long long> s = {1, 2, 31, 33, 100, 1023, 1025, 8191, 8193, 65537, 300007};
+  for (int i = 0; i < 3; ++i) s.push_back(std::uniform_int_distribution<long long>(3, 1 << 20)(rng));
+  if (char const* cap = std::getenv("CASCADE_TEST_MAX_N")) {  // slow runs (sanitizers) trim the sweep
+    long long const max_n = std::atoll(cap);
+    std::erase_if(s, [&](long long n) { return n > max_n; });
+  }
+  return s;
+}
+
+template <class T, class Op>
+void check_exact(std::vector<T> const& xs, T init, Op op) {
+  thrust::device_vector<T> d(xs.begin(), xs.end());
+  T const* p = thrust::raw_pointer_cast(d.data());
+  long long const n = static_cast<long long>(xs.size());
+  T const expected = static_cast<T>(host_fold(xs, init, op));
+  REQUIRE(cub_reduce(p, n, init, op) == expected);
+  for_each_policy<tree, cascade::finish::recursive>([&](auto policy) {
+    CAPTURE(decltype(policy)::block_size);
+    CAPTURE(decltype(policy)::coarse_factor);
+    CHECK(cascade::reduce(policy, p, p + n, init, op) == expected);
+  });
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+
+TEST_CASE("tree over block sizes, coarse factors and types") {
+  CASCADE_SEED_INFO();
+  INFO("tree ", tree_name);
+  std::mt19937_64 rng(base_seed() ^ 0x3001);
+  for (long long n : sizes(rng)) {
+    CAPTURE(n);
+    std::uniform_int_distribution<int> ints(-1000, 1000), small(-8, 8);
+    std::vector<int> i32(n);
+    for (auto& x : i32) x = ints(rng);
+    check_exact(i32, 42, cascade::plus{});
+    check_exact(i32, INT_MAX, cascade::minimum{});
+    check_exact(i32, 3, cascade::maximum{});
+
+    std::vector<float> f32(n);  // integer-valued: every partial sum exact in float
+    for (auto& x : f32) x = static_cast<float>(small(rng));
+    check_exact(f32, 42.0f, cascade::plus{});
+
+    std::vector<stats> st(n);
+    for (auto& x : st) {
+      int const v = ints(rng);
+      x = {v, v, 1};
+    }
+    check_exact(st, stats{0, INT_MAX, 0}, stats_op{});
+
+    // double on real data: within the bound of support/references.cuh; the tree depth allowance
+    // BlockSize / 32 covers trees that fold the warps' results serially.
+    std::uniform_real_distribution<double> reals(-1, 1);
+    std::vector<double> f64(n);
+    for (auto& x : f64) x = reals(rng);
+    thrust::device_vector<double> d(f64.begin(), f64.end());
+    double const* p = thrust::raw_pointer_cast(d.data());
+    long double const exact = host_fold(f64, 0.25, cascade::plus{});
+    long double sum_abs = 0.25;
+    for (double x : f64) sum_abs += std::abs(x);
+    for_each_policy<tree, cascade::finish::recursive>([&](auto policy) {
+      using P = decltype(policy);
+      CAPTURE(P::block_size);
+      CAPTURE(P::coarse_factor);
+      int const depth = recursive_depth<P>(n, P::block_size / 32);
+      long double const bound = sum_error_bound<double>(sum_abs, depth) + std::abs(exact) * 2.3e-16L;
+      CHECK(std::abs(cascade::reduce(policy, p, p + n, 0.25) - exact) <= bound);
+    });
+  }
+}
+
+}  // TEST_SUITE("gpu")
