@@ -55,11 +55,20 @@ void scratch_release(void* p, cudaStream_t stream) noexcept {
   if (p != nullptr) (void)cudaFreeAsync(p, stream);
 }
 
-std::size_t scratch_reserved_bytes() {
+namespace {
+std::size_t pool_attribute(cudaMemPoolAttr attribute, char const* name) {
   std::uint64_t bytes = 0;
-  check_cuda(cudaMemPoolGetAttribute(current_pool(), cudaMemPoolAttrReservedMemCurrent, &bytes),
-             "cudaMemPoolGetAttribute(cudaMemPoolAttrReservedMemCurrent)");
+  check_cuda(cudaMemPoolGetAttribute(current_pool(), attribute, &bytes), name);
   return static_cast<std::size_t>(bytes);
+}
+}  // namespace
+
+std::size_t scratch_reserved_bytes() {
+  return pool_attribute(cudaMemPoolAttrReservedMemCurrent, "cudaMemPoolGetAttribute(cudaMemPoolAttrReservedMemCurrent)");
+}
+
+std::size_t scratch_used_bytes() {
+  return pool_attribute(cudaMemPoolAttrUsedMemCurrent, "cudaMemPoolGetAttribute(cudaMemPoolAttrUsedMemCurrent)");
 }
 
 }  // namespace cascade::detail

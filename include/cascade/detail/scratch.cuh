@@ -15,6 +15,7 @@ namespace cascade::detail {
 void* scratch_allocate(std::size_t bytes, cudaStream_t stream);   // throws cuda_error
 void scratch_release(void* p, cudaStream_t stream) noexcept;
 std::size_t scratch_reserved_bytes();  // bytes the current device's pool holds from the driver
+std::size_t scratch_used_bytes();      // bytes of it handed out and not yet released
 
 class scratch_buffer {
  public:
