@@ -1,0 +1,248 @@
+// cascade-ladder: the slides' table on today's GPU, and every tree strategy side by side.
+//
+// 1. The ladder: presets harris_reduce1..7 on 2^22 int32 (the slides' input), hot and cold, with
+//    step and cumulative speedups, beside the G80 figures of the slides (seed 002).
+// 2. The trees: every tree strategy at 2^22 and 2^28 items (int32 and float, plus), block size 256,
+//    coarse factors 1 and 8, cold.
+// cub::DeviceReduce and thrust::reduce are measured in the same process. Every timed result is
+// checked against CUB. Writes a JSON results file.
+//
+//   cascade-ladder [--out FILE] [--commit SHA] [--driver VERSION]
+#include <cascade/cascade.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/reduce.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "support/env.cuh"
+#include "support/timer.cuh"
+
+namespace {
+
+using namespace cascade;
+using cascade_bench::timer;
+
+struct measurement {
+  std::string section, name, type;
+  long long n;
+  double hot_us, cold_us;
+  bool agrees;
+};
+
+template <class T>
+struct device_input {
+  T* d = nullptr;
+  long long n = 0;
+  T* d_out = nullptr;
+  void* d_temp = nullptr;
+  std::size_t temp_bytes = 0;
+  double sum_abs = 0;
+
+  explicit device_input(long long count) : n(count) {
+    std::vector<T> h(n);
+    std::uint64_t s = 0x9E3779B97F4A7C15ull;
+    for (auto& x : h) {
+      s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+      if constexpr (std::is_integral_v<T>) x = static_cast<T>(s % 2001) - 1000;  // sums fit in int32 at 2^22
+      else x = static_cast<T>(s >> 40) / static_cast<T>(1 << 24);
+      sum_abs += std::abs(static_cast<double>(x));
+    }
+    CASCADE_CUDA_CHECK(cudaMalloc(&d, n * sizeof(T)));
+    CASCADE_CUDA_CHECK(cudaMemcpy(d, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    CASCADE_CUDA_CHECK(cudaMalloc(&d_out, sizeof(T)));
+    CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, temp_bytes, d, d_out, n, plus{}, T(0)));
+    CASCADE_CUDA_CHECK(cudaMalloc(&d_temp, temp_bytes));
+  }
+  ~device_input() {
+    cudaFree(d);
+    cudaFree(d_out);
+    cudaFree(d_temp);
+  }
+  void cub_sum() { CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(d_temp, temp_bytes, d, d_out, n, plus{}, T(0))); }
+  T read_out() const {
+    T h;
+    CASCADE_CUDA_CHECK(cudaMemcpy(&h, d_out, sizeof(T), cudaMemcpyDeviceToHost));
+    return h;
+  }
+  // int64 sums of int32 data can exceed int32 at 2^28; compare in the type actually reduced.
+  bool agrees(T got, T cub) const {
+    if constexpr (std::is_integral_v<T>) return got == cub;
+    else return std::abs(static_cast<double>(got) - static_cast<double>(cub)) <= 1e-5 * sum_abs;
+  }
+};
+
+template <class T>
+char const* type_name() {
+  return std::is_integral_v<T> ? "int32" : "float";
+}
+
+template <class T, class Policy>
+measurement measure(timer& t, device_input<T>& in, char const* section, std::string name, bool hot_too, T cub_result) {
+  auto const run = [&] { reduce_into(Policy{}, in.d, in.d + in.n, in.d_out, T(0), plus{}); };
+  double const hot = hot_too ? t.median_us(run, false) : NAN;
+  double const cold = t.median_us(run, true);
+  run();
+  return {section, std::move(name), type_name<T>(), in.n, hot, cold, in.agrees(in.read_out(), cub_result)};
+}
+
+template <class T>
+void reference_rows(timer& t, device_input<T>& in, char const* section, bool hot_too, std::vector<measurement>& out,
+                    T& cub_result) {
+  double const hot = hot_too ? t.median_us([&] { in.cub_sum(); }, false) : NAN;
+  double const cold = t.median_us([&] { in.cub_sum(); }, true);
+  in.cub_sum();
+  cub_result = in.read_out();
+  out.push_back({section, "cub::DeviceReduce", type_name<T>(), in.n, hot, cold, true});
+  // thrust::reduce returns to the host: its time includes the copy back and a synchronization.
+  T thrust_result{};
+  auto const thrust_run = [&] {
+    thrust::device_ptr<T> p(in.d);
+    thrust_result = thrust::reduce(thrust::device, p, p + in.n, T(0), plus{});
+  };
+  double const thot = hot_too ? t.median_us(thrust_run, false) : NAN;
+  double const tcold = t.median_us(thrust_run, true);
+  out.push_back({section, "thrust::reduce (to host)", type_name<T>(), in.n, thot, tcold, in.agrees(thrust_result, cub_result)});
+}
+
+struct g80_row {
+  char const* kernel;
+  double ms, gbps;
+};
+// The slides' table (seed 002): G80, 2^22 ints, block size 128.
+constexpr g80_row g80[] = {
+    {"1: interleaved addressing, divergent branching", 8.054, 2.083},
+    {"2: interleaved addressing, strided index", 3.456, 4.854},
+    {"3: sequential addressing", 1.722, 9.741},
+    {"4: first add during global load", 0.965, 17.377},
+    {"5: unroll last warp", 0.536, 31.289},
+    {"6: completely unrolled", 0.381, 43.996},
+    {"7: multiple elements per thread", 0.268, 62.671},
+};
+
+template <class T, class Tree, int Coarse>
+void tree_row(timer& t, device_input<T>& in, char const* tree_name, T cub_result, std::vector<measurement>& out) {
+  out.push_back(measure<T, policy<256, Coarse, Tree, finish::recursive>>(
+      t, in, "trees", std::string(tree_name) + " <256, " + std::to_string(Coarse) + ">", in.n <= (1 << 22), cub_result));
+}
+
+template <class T>
+void trees_at(timer& t, long long n, std::vector<measurement>& out) {
+  device_input<T> in(n);
+  T cub_result{};
+  reference_rows(t, in, "trees", n <= (1 << 22), out, cub_result);
+#define CASCADE_TREE_ROWS(name)                              \
+  tree_row<T, tree::name, 1>(t, in, #name, cub_result, out); \
+  tree_row<T, tree::name, 8>(t, in, #name, cub_result, out);
+  CASCADE_TREE_ROWS(interleaved)
+  CASCADE_TREE_ROWS(interleaved_strided)
+  CASCADE_TREE_ROWS(sequential)
+  CASCADE_TREE_ROWS(unrolled_warp)
+  CASCADE_TREE_ROWS(unrolled)
+  CASCADE_TREE_ROWS(shuffle)
+  CASCADE_TREE_ROWS(redux)
+  CASCADE_TREE_ROWS(cub_block)
+#undef CASCADE_TREE_ROWS
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out_path, commit = "unknown", driver = "unknown";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--out")) out_path = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--commit")) commit = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--driver")) driver = argv[i + 1];
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("cascade-ladder: a CUDA GPU is required, and none is available.\n");
+    return 2;
+  }
+  auto const env = cascade_bench::read_environment();
+  timer t;
+  std::vector<measurement> rows;
+
+  {  // 1. the ladder
+    device_input<int> in(1 << 22);
+    int cub_result = 0;
+    reference_rows(t, in, "ladder", true, rows, cub_result);
+    rows.push_back(measure<int, presets::harris_reduce1>(t, in, "ladder", "harris_reduce1", true, cub_result));
+    rows.push_back(measure<int, presets::harris_reduce2>(t, in, "ladder", "harris_reduce2", true, cub_result));
+    rows.push_back(measure<int, presets::harris_reduce3>(t, in, "ladder", "harris_reduce3", true, cub_result));
+    rows.push_back(measure<int, presets::harris_reduce4>(t, in, "ladder", "harris_reduce4", true, cub_result));
+    rows.push_back(measure<int, presets::harris_reduce5>(t, in, "ladder", "harris_reduce5", true, cub_result));
+    rows.push_back(measure<int, presets::harris_reduce6>(t, in, "ladder", "harris_reduce6", true, cub_result));
+    rows.push_back(measure<int, presets::harris_reduce7>(t, in, "ladder", "harris_reduce7", true, cub_result));
+  }
+  std::printf("%s (%d SMs, %.0f MB L2), CUDA runtime %d, driver %s, %s\n", env.gpu.c_str(), env.sm_count, env.l2_mb,
+              env.runtime, driver.c_str(), env.date.c_str());
+  std::printf("\nThe ladder: 2^22 int32, plus; medians of 51 CUDA-event-timed reduce_into calls\n");
+  std::printf("%-18s %-48s %9s %9s %8s %8s %8s | %9s %9s %8s\n", "preset", "slides' kernel", "hot us", "cold us",
+              "cold GB/s", "step", "cumul.", "G80 ms", "G80 GB/s", "G80 cum.");
+  double const bytes22 = 4.0 * (1 << 22);
+  int k = 0;
+  double first = 0, prev = 0;
+  for (auto const& r : rows) {
+    if (r.section != "ladder") continue;
+    if (r.name.rfind("harris", 0) != 0) {
+      std::printf("%-18s %-48s %9.1f %9.1f %8.0f %8s %8s |%s\n", r.name.c_str(), "(reference)", r.hot_us, r.cold_us,
+                  bytes22 / r.cold_us / 1e3, "", "", r.agrees ? "" : "  DISAGREES WITH CUB");
+      continue;
+    }
+    if (k == 0) first = prev = r.cold_us;
+    std::printf("%-18s %-48s %9.1f %9.1f %8.0f %7.2fx %7.2fx | %9.3f %9.3f %7.2fx%s\n", r.name.c_str(), g80[k].kernel,
+                r.hot_us, r.cold_us, bytes22 / r.cold_us / 1e3, prev / r.cold_us, first / r.cold_us, g80[k].ms,
+                g80[k].gbps, g80[0].ms / g80[k].ms, r.agrees ? "" : "  DISAGREES WITH CUB");
+    prev = r.cold_us;
+    ++k;
+  }
+
+  trees_at<int>(t, 1 << 22, rows);
+  trees_at<float>(t, 1 << 22, rows);
+  trees_at<int>(t, 1 << 28, rows);
+  trees_at<float>(t, 1 << 28, rows);
+  std::printf("\nThe trees: plus, block size 256, coarse factor 1 and 8, recursive finish (GB/s from cold times)\n");
+  std::printf("%-30s %-6s %6s %9s %9s %9s\n", "tree <block, coarse>", "type", "log2 n", "hot us", "cold us", "GB/s");
+  bool all_agree = true;
+  for (auto const& r : rows) {
+    all_agree = all_agree && r.agrees;
+    if (r.section != "trees") continue;
+    std::printf("%-30s %-6s %6d %9.1f %9.1f %9.0f%s\n", r.name.c_str(), r.type.c_str(),
+                static_cast<int>(std::log2(static_cast<double>(r.n))), r.hot_us, r.cold_us, 4.0 * r.n / r.cold_us / 1e3,
+                r.agrees ? "" : "  DISAGREES WITH CUB");
+  }
+
+  if (!out_path.empty()) {
+    std::FILE* f = std::fopen(out_path.c_str(), "w");
+    if (!f) {
+      std::perror(out_path.c_str());
+      return 1;
+    }
+    std::fprintf(f, "{\n  %s, \"nvidia_driver\": \"%s\",\n", cascade_bench::json_fields(env, commit.c_str()).c_str(),
+                 driver.c_str());
+    std::fprintf(f, "  \"method\": \"CUDA events around reduce_into (cascade, CUB: result in device memory) or "
+                    "thrust::reduce (result to host); 5 warm-up runs, median of 51; cold = L2 flushed by a memset of "
+                    "2x L2 before each run\",\n  \"rows\": [\n");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      auto const& r = rows[i];
+      std::fprintf(f,
+                   "    {\"section\": \"%s\", \"name\": \"%s\", \"type\": \"%s\", \"n\": %lld, \"hot_us\": %s, "
+                   "\"cold_us\": %.3f, \"cold_gbps\": %.1f, \"agrees_with_cub\": %s}%s\n",
+                   r.section.c_str(), r.name.c_str(), r.type.c_str(), r.n,
+                   std::isnan(r.hot_us) ? "null" : std::to_string(r.hot_us).c_str(), r.cold_us,
+                   4.0 * r.n / r.cold_us / 1e3, r.agrees ? "true" : "false", i + 1 < rows.size() ? "," : "");
+    }
+    std::fprintf(f, "  ]\n}\n");
+    std::fclose(f);
+    std::printf("\nwrote %s\n", out_path.c_str());
+  }
+  std::printf("%s\n", all_agree ? "every result agrees with CUB" : "SOME RESULTS DISAGREE WITH CUB");
+  return all_agree ? 0 : 1;
+}

@@ -1,0 +1,47 @@
+// bench/support/env.cuh: what a results file records about where it was measured.
+#pragma once
+
+#include <cascade/error.cuh>
+
+#include <cstdio>
+#include <ctime>
+#include <string>
+
+namespace cascade_bench {
+
+struct environment {
+  std::string gpu, date;
+  int sm_count = 0, cc_major = 0, cc_minor = 0, driver = 0, runtime = 0;
+  double l2_mb = 0;
+};
+
+inline environment read_environment() {
+  environment e;
+  cudaDeviceProp prop;
+  CASCADE_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  e.gpu = prop.name;
+  e.sm_count = prop.multiProcessorCount;
+  e.cc_major = prop.major;
+  e.cc_minor = prop.minor;
+  e.l2_mb = prop.l2CacheSize / 1e6;
+  CASCADE_CUDA_CHECK(cudaDriverGetVersion(&e.driver));
+  CASCADE_CUDA_CHECK(cudaRuntimeGetVersion(&e.runtime));
+  char buf[32];
+  std::time_t const now = std::time(nullptr);
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  e.date = buf;
+  return e;
+}
+
+// The JSON object fields for `e` (no braces), for a results file.
+inline std::string json_fields(environment const& e, char const* commit) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "\"gpu\": \"%s\", \"sm_count\": %d, \"compute_capability\": \"%d.%d\", \"l2_mb\": %.1f, "
+                "\"cuda_driver_api\": %d, \"cuda_runtime\": %d, \"date\": \"%s\", \"cascade_commit\": \"%s\"",
+                e.gpu.c_str(), e.sm_count, e.cc_major, e.cc_minor, e.l2_mb, e.driver, e.runtime, e.date.c_str(),
+                commit);
+  return buf;
+}
+
+}  // namespace cascade_bench
