@@ -1,7 +1,7 @@
 // cascade-ladder: the slides' table on today's GPU, and every tree strategy side by side.
 //
-// 1. The ladder: presets harris_reduce1..7 on 2^22 int32 (the slides' input), hot and cold, with
-//    step and cumulative speedups, beside the G80 figures of the slides (seed 002).
+// 1. The ladder: presets harris_reduce1..7 on 2^22 int32 (the slides' input) and on 2^28, hot and
+//    cold, with step and cumulative speedups, beside the G80 figures of the slides (seed 002).
 // 2. The trees: every tree strategy at 2^22 and 2^28 items (int32 and float, plus), block size 256,
 //    coarse factors 1 and 8, cold.
 // cub::DeviceReduce and thrust::reduce are measured in the same process. Every timed result is
@@ -169,39 +169,44 @@ int main(int argc, char** argv) {
   timer t;
   std::vector<measurement> rows;
 
-  {  // 1. the ladder
-    device_input<int> in(1 << 22);
-    int cub_result = 0;
-    reference_rows(t, in, "ladder", true, rows, cub_result);
-    rows.push_back(measure<int, presets::harris_reduce1>(t, in, "ladder", "harris_reduce1", true, cub_result));
-    rows.push_back(measure<int, presets::harris_reduce2>(t, in, "ladder", "harris_reduce2", true, cub_result));
-    rows.push_back(measure<int, presets::harris_reduce3>(t, in, "ladder", "harris_reduce3", true, cub_result));
-    rows.push_back(measure<int, presets::harris_reduce4>(t, in, "ladder", "harris_reduce4", true, cub_result));
-    rows.push_back(measure<int, presets::harris_reduce5>(t, in, "ladder", "harris_reduce5", true, cub_result));
-    rows.push_back(measure<int, presets::harris_reduce6>(t, in, "ladder", "harris_reduce6", true, cub_result));
-    rows.push_back(measure<int, presets::harris_reduce7>(t, in, "ladder", "harris_reduce7", true, cub_result));
-  }
+  // 1. the ladder, at the slides' 2^22 and at 2^28 (1 GiB), where bandwidth rather than launches rules
   std::printf("%s (%d SMs, %.0f MB L2), CUDA runtime %d, driver %s, %s\n", env.gpu.c_str(), env.sm_count, env.l2_mb,
               env.runtime, driver.c_str(), env.date.c_str());
-  std::printf("\nThe ladder: 2^22 int32, plus; medians of 51 CUDA-event-timed reduce_into calls\n");
-  std::printf("%-18s %-48s %9s %9s %8s %8s %8s | %9s %9s %8s\n", "preset", "slides' kernel", "hot us", "cold us",
-              "cold GB/s", "step", "cumul.", "G80 ms", "G80 GB/s", "G80 cum.");
-  double const bytes22 = 4.0 * (1 << 22);
-  int k = 0;
-  double first = 0, prev = 0;
-  for (auto const& r : rows) {
-    if (r.section != "ladder") continue;
-    if (r.name.rfind("harris", 0) != 0) {
-      std::printf("%-18s %-48s %9.1f %9.1f %8.0f %8s %8s |%s\n", r.name.c_str(), "(reference)", r.hot_us, r.cold_us,
-                  bytes22 / r.cold_us / 1e3, "", "", r.agrees ? "" : "  DISAGREES WITH CUB");
-      continue;
+  for (int log2_n : {22, 28}) {
+    std::string const section = "ladder_2^" + std::to_string(log2_n);
+    {
+      device_input<int> in(1ll << log2_n);
+      int cub_result = 0;
+      reference_rows(t, in, section.c_str(), true, rows, cub_result);
+      char const* s = section.c_str();
+      rows.push_back(measure<int, presets::harris_reduce1>(t, in, s, "harris_reduce1", true, cub_result));
+      rows.push_back(measure<int, presets::harris_reduce2>(t, in, s, "harris_reduce2", true, cub_result));
+      rows.push_back(measure<int, presets::harris_reduce3>(t, in, s, "harris_reduce3", true, cub_result));
+      rows.push_back(measure<int, presets::harris_reduce4>(t, in, s, "harris_reduce4", true, cub_result));
+      rows.push_back(measure<int, presets::harris_reduce5>(t, in, s, "harris_reduce5", true, cub_result));
+      rows.push_back(measure<int, presets::harris_reduce6>(t, in, s, "harris_reduce6", true, cub_result));
+      rows.push_back(measure<int, presets::harris_reduce7>(t, in, s, "harris_reduce7", true, cub_result));
     }
-    if (k == 0) first = prev = r.cold_us;
-    std::printf("%-18s %-48s %9.1f %9.1f %8.0f %7.2fx %7.2fx | %9.3f %9.3f %7.2fx%s\n", r.name.c_str(), g80[k].kernel,
-                r.hot_us, r.cold_us, bytes22 / r.cold_us / 1e3, prev / r.cold_us, first / r.cold_us, g80[k].ms,
-                g80[k].gbps, g80[0].ms / g80[k].ms, r.agrees ? "" : "  DISAGREES WITH CUB");
-    prev = r.cold_us;
-    ++k;
+    std::printf("\nThe ladder: 2^%d int32, plus; medians of 51 CUDA-event-timed reduce_into calls\n", log2_n);
+    std::printf("%-18s %-48s %9s %9s %8s %8s %8s | %9s %9s %8s\n", "preset", "slides' kernel", "hot us", "cold us",
+                "cold GB/s", "step", "cumul.", "G80 ms", "G80 GB/s", "G80 cum.");
+    double const bytes = 4.0 * (1ll << log2_n);
+    int k = 0;
+    double first = 0, prev = 0;
+    for (auto const& r : rows) {
+      if (r.section != section) continue;
+      if (r.name.rfind("harris", 0) != 0) {
+        std::printf("%-18s %-48s %9.1f %9.1f %8.0f %8s %8s |%s\n", r.name.c_str(), "(reference)", r.hot_us, r.cold_us,
+                    bytes / r.cold_us / 1e3, "", "", r.agrees ? "" : "  DISAGREES WITH CUB");
+        continue;
+      }
+      if (k == 0) first = prev = r.cold_us;
+      std::printf("%-18s %-48s %9.1f %9.1f %8.0f %7.2fx %7.2fx | %9.3f %9.3f %7.2fx%s\n", r.name.c_str(),
+                  g80[k].kernel, r.hot_us, r.cold_us, bytes / r.cold_us / 1e3, prev / r.cold_us, first / r.cold_us,
+                  g80[k].ms, g80[k].gbps, g80[0].ms / g80[k].ms, r.agrees ? "" : "  DISAGREES WITH CUB");
+      prev = r.cold_us;
+      ++k;
+    }
   }
 
   trees_at<int>(t, 1 << 22, rows);
