@@ -32,17 +32,20 @@ if [ $sanitize = 1 ]; then
   export CASCADE_REQUIRE_GPU=1
   for tool in memcheck racecheck synccheck initcheck; do
     status=clean
-    tests=(reduce_int32_test reduce_uint8_test reduce_double_test reduce_api_test)
-    # every tree for racecheck and synccheck (the trees are where shared memory and barriers live)
+    # every finish under every tool; every tree under racecheck and synccheck (the trees are where
+    # shared memory and barriers live)
+    tests=(reduce_int32_test reduce_uint8_test reduce_double_test reduce_api_test $(cd "$build_dir/test" && ls finish_*_test))
     case $tool in racecheck|synccheck) tests+=($(cd "$build_dir/test" && ls tree_*_test)) ;; esac
     for t in "${tests[@]}"; do
       args=()
       [ $t = reduce_api_test ] && args=(-tce="*beyond 2^32*,*steady state*")
+      [[ $t == finish_* ]] && args=(-tce="*beyond 2^32*,*20 runs*,*streams*")
       log="$build_dir/sanitize-$tool-$t.log"
       extra=()
       [ $tool = memcheck ] && extra=(--leak-check full)
       cap=70000
       [[ $t == tree_* ]] && cap=9000  # still partial tiles of every tile size, and several passes
+      [[ $t == finish_* ]] && cap=2100  # still several blocks for every policy shape
       if ! CASCADE_TEST_MAX_N=$cap compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 99 "$build_dir/test/$t" "${args[@]}" >"$log" 2>&1; then
         status=FAILED; echo "  $tool $t: FAILED"; grep -m 20 -E "=========|ERROR|failed" "$log"
       fi

@@ -35,7 +35,7 @@ device_info const& current_device() {
 
   device_slot& slot = slots[ordinal];
   std::call_once(slot.once, [&] {
-    device_info info{ordinal, 0, 0, 0, 0};
+    device_info info{ordinal, 0, 0, 0, 0, false};
     check_cuda(cudaDeviceGetAttribute(&info.sm_count, cudaDevAttrMultiProcessorCount, ordinal),
                "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
     check_cuda(cudaDeviceGetAttribute(&info.max_grid_x, cudaDevAttrMaxGridDimX, ordinal),
@@ -44,6 +44,10 @@ device_info const& current_device() {
                "cudaDeviceGetAttribute(cudaDevAttrComputeCapabilityMajor)");
     check_cuda(cudaDeviceGetAttribute(&info.cc_minor, cudaDevAttrComputeCapabilityMinor, ordinal),
                "cudaDeviceGetAttribute(cudaDevAttrComputeCapabilityMinor)");
+    int cooperative = 0;
+    check_cuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrCooperativeLaunch)");
+    info.cooperative_launch = cooperative != 0;
     slot.info = info;
   });
   return slot.info;

@@ -21,6 +21,7 @@ template <class... P>
 struct preset_list {};
 
 using all_presets = preset_list<presets::pmpp_simple, presets::pmpp_convergent, presets::pmpp_shared,
+                                presets::pmpp_segmented_atomic, presets::pmpp_coarsened, presets::blog_naive_atomic,
                                 presets::harris_reduce1, presets::harris_reduce2, presets::harris_reduce3,
                                 presets::harris_reduce4, presets::harris_reduce5, presets::harris_reduce6,
                                 presets::harris_reduce7, presets::blog_shared, presets::blog_warp_unroll,
@@ -52,6 +53,9 @@ TEST_CASE("presets follow the seeds' block sizes") {
   static_assert(std::is_same_v<presets::harris_reduce5::tree_type, cascade::tree::unrolled_warp>);
   static_assert(std::is_same_v<presets::harris_reduce6::tree_type, cascade::tree::unrolled>);
   static_assert(std::is_same_v<presets::blog_shuffle::tree_type, cascade::tree::shuffle>);
+  static_assert(std::is_same_v<presets::blog_naive_atomic::tree_type, cascade::tree::none>);
+  static_assert(std::is_same_v<presets::pmpp_coarsened::finish_type, cascade::finish::atomic>);
+  static_assert(presets::pmpp_coarsened::tile_size == 8192);  // 2 * COARSE_FACTOR(4) * BLOCK_DIM(1024)
   CHECK(presets::pmpp_simple::tile_size == 2048);  // Fig 10.6: one block of 1024 threads, 2048 items
 }
 
@@ -67,7 +71,7 @@ TEST_CASE("every preset agrees with CUB") {
     for (auto& x : i32) x = ints(rng);
     check_all(all_presets{}, i32, 42, cascade::plus{});
     check_all(all_presets{}, i32, 0, cascade::maximum{});
-    std::vector<float> f32(n);
+    std::vector<float> f32(n);  // integer-valued: exact in any order, so atomics too must match
     for (auto& x : f32) x = static_cast<float>(small(rng));
     check_all(all_presets{}, f32, 1.0f, cascade::plus{});
   }

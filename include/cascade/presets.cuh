@@ -4,16 +4,18 @@
 //   float s = cascade::reduce(cascade::presets::harris_reduce4{}, d, d + n, 0.0f);
 //
 // Where a seed kernel leaves the grid's results to the host or to a relaunch, the preset uses the
-// recursive finish (the slides' "decompose into multiple kernels"). Presets built on atomics
-// (PMPP Fig 10.13/10.15, the blog's naive atomicAdd) need cascade::finish::atomic and land with it.
+// recursive finish (the slides' "decompose into multiple kernels"); where it uses atomicAdd, the
+// atomic finish.
 // Every seed kernel that wrote its input in place (PMPP Fig 10.6/10.9) becomes a shared-memory tree
 // here: cascade never writes the input.
 #pragma once
 
+#include "finish/atomic.cuh"
 #include "finish/recursive.cuh"
 #include "policy.cuh"
 #include "tree/interleaved.cuh"
 #include "tree/interleaved_strided.cuh"
+#include "tree/none.cuh"
 #include "tree/sequential.cuh"
 #include "tree/shuffle.cuh"
 #include "tree/unrolled.cuh"
@@ -37,6 +39,14 @@ using pmpp_convergent = policy<1024, 2, tree::sequential, finish::recursive>;
 // and never write the input, so this is the same policy as pmpp_convergent under its own name.
 using pmpp_shared = policy<1024, 2, tree::sequential, finish::recursive>;
 
+// Fig 10.13 SegmentedSumReductionKernel: each block reduces a segment of 2 * blockDim.x items with the
+// shared-memory kernel, then thread 0 atomicAdds the block's sum into the output.
+using pmpp_segmented_atomic = policy<1024, 2, tree::sequential, finish::atomic>;
+
+// Fig 10.15 CoarsenedSumReductionKernel: BLOCK_DIM 1024, COARSE_FACTOR 4 over segments of
+// 2 * COARSE_FACTOR * blockDim.x items (seed 003): 8 items per thread, then the tree and one atomicAdd.
+using pmpp_coarsened = policy<1024, 8, tree::sequential, finish::atomic>;
+
 // --- "Optimizing Parallel Reduction" slides (seed 002), block size 128 as in the slides' table ---
 
 // Kernel 1: interleaved addressing, divergent branch (tid % (2 * s) == 0).
@@ -57,6 +67,8 @@ using harris_reduce7 = policy<128, 32, tree::unrolled, finish::recursive>;
 
 // --- The blog ladder (seed 004), BLOCK_SIZE 256 ---
 
+// reduce1: one atomicAdd per element, no tree (correct, and as slow as contention makes it).
+using blog_naive_atomic = policy<256, 1, tree::none, finish::atomic>;
 // reduce2: shared memory, halving (sequential addressing), per-block results relaunched.
 using blog_shared = policy<256, 1, tree::sequential, finish::recursive>;
 // reduce3: unroll the last warp (warpReduce, made correct with __syncwarp).

@@ -10,6 +10,7 @@ struct device_info {
   int max_grid_x;
   int cc_major;
   int cc_minor;
+  bool cooperative_launch;
 };
 
 // The current device's info. Throws cascade::cuda_error when no CUDA device is available, with a

@@ -22,6 +22,9 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
   static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
                 "cascade: the accumulator type (the type of init) must be trivially copyable and default "
                 "constructible, as it lives in registers and shared memory");
+  static_assert(!Policy::tree_type::per_thread_results || Policy::finish_type::accepts_per_thread_results,
+                "cascade: tree::none sends every thread's value straight to the finish, and only finish::atomic "
+                "combines those; pair tree::none with finish::atomic, or pick another tree (e.g. tree::shuffle)");
   cudaStream_t const stream = policy.stream();
   current_device();  // a clear cuda_error when there is no device
   if (n == 0) {

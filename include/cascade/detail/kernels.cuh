@@ -11,14 +11,27 @@
 
 namespace cascade::detail {
 
+// The block's reduction of the tiles it owns (block `block` of `grid`), valid in thread 0.
+template <int BlockSize, int CoarseFactor, class Tree, class T, class It, class Offset, class Op>
+__device__ T block_fold(typename block_reduce<Tree, BlockSize, T>::storage& storage, It first, Offset n, Op op,
+                        unsigned block, unsigned grid) {
+  int num_valid;
+  T const partial = fold_tiles<BlockSize, CoarseFactor, T>(first, n, op, num_valid, block, grid);
+  return block_reduce<Tree, BlockSize, T>{}(storage, partial, num_valid, op);
+}
+
 template <int BlockSize, int CoarseFactor, class Tree, class T, class It, class Offset, class Op, class Sink>
 __global__ void __launch_bounds__(BlockSize) reduce_tiles_kernel(It first, Offset n, Op op, Sink sink) {
-  using block = block_reduce<Tree, BlockSize, T>;
-  __shared__ typename block::storage storage;
-  int num_valid;
-  T const partial = fold_tiles<BlockSize, CoarseFactor, T>(first, n, op, num_valid);
-  T const result = block{}(storage, partial, num_valid, op);
-  if (threadIdx.x == 0) sink(result);
+  __shared__ typename block_reduce<Tree, BlockSize, T>::storage storage;
+  if constexpr (Tree::per_thread_results) {
+    // tree::none: every thread that holds items hands its value to the sink.
+    int num_valid;
+    T const partial = fold_tiles<BlockSize, CoarseFactor, T>(first, n, op, num_valid, blockIdx.x, gridDim.x);
+    if (static_cast<int>(threadIdx.x) < num_valid) sink(partial);
+  } else {
+    T const result = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first, n, op, blockIdx.x, gridDim.x);
+    if (threadIdx.x == 0) sink(result);
+  }
 }
 
 template <class OutIt, class T>

@@ -40,11 +40,13 @@ __device__ void fold_partial_tile(T& acc, bool first_tile, It first, Offset base
 
 // Returns this thread's fold of its items; `num_valid` receives how many threads of the block hold
 // one (always a prefix [0, num_valid)). Threads outside the prefix return an unspecified value.
+// The block is block `block` of `grid` (blockIdx.x of gridDim.x, or 0 of 1 for a block that folds
+// a whole range alone, as the last block of a single-pass finish does).
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
-__device__ T fold_tiles(It first, Offset n, Op op, int& num_valid) {
+__device__ T fold_tiles(It first, Offset n, Op op, int& num_valid, unsigned block, unsigned grid) {
   constexpr Offset tile = Offset(BlockSize) * CoarseFactor;
-  Offset base = Offset(blockIdx.x) * tile;
-  Offset const stride = Offset(gridDim.x) * tile;
+  Offset base = Offset(block) * tile;
+  Offset const stride = Offset(grid) * tile;
   Offset const remaining = n - base;  // >= 1: the grid never exceeds the tile count
   num_valid = remaining < Offset(BlockSize) ? static_cast<int>(remaining) : BlockSize;
 

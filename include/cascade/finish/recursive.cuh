@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <utility>
 
+#include "../detail/finish_common.cuh"
 #include "../detail/kernels.cuh"
 #include "../detail/math.cuh"
 #include "../detail/scratch.cuh"
@@ -42,13 +43,9 @@ struct finish_dispatch<finish::recursive> {
       auto const tiles = ceil_div(count, tile);
       return static_cast<unsigned>(tiles < max_grid ? tiles : max_grid);
     };
+    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     store_result<OutIt, T, Op> const result{d_out, init, op};
-
     unsigned const grid = grid_for(n);
-    if (grid == 1) {
-      launch_reduce_tiles<Policy, T>(first, n, op, result, 1, stream);
-      return;
-    }
     unsigned const second_grid = ceil_div(grid, Policy::tile_size);
     scratch_buffer scratch(sizeof(T) * (std::size_t(grid) + second_grid), stream);
     T* src = scratch.as<T>();

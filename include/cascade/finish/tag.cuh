@@ -14,7 +14,10 @@
 
 namespace cascade::finish {
 
-struct tag {};
+struct tag {
+  // Whether it can take one value per thread (tree::none) rather than one per block.
+  static constexpr bool accepts_per_thread_results = false;
+};
 
 template <class T>
 inline constexpr bool is_finish_v = cuda::std::is_base_of_v<tag, T> && !cuda::std::is_same_v<tag, T>;

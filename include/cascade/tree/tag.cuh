@@ -17,6 +17,8 @@ namespace cascade::tree {
 struct tag {
   // Whether the strategy combines operands strictly left to right; non-commutative ops need it.
   static constexpr bool preserves_order = false;
+  // Whether every thread's value goes to the finish instead of one value per block (tree::none).
+  static constexpr bool per_thread_results = false;
 };
 
 template <class T>

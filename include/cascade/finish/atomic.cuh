@@ -1,0 +1,64 @@
+// cascade/finish/atomic.cuh: block results (or, with tree::none, every thread's value) combined into
+// the output with atomics: PMPP Fig 10.13/10.15 (one atomicAdd per block), seed 003's atomics, seed
+// 004's naive one-atomicAdd-per-element kernel.
+//
+// Launches: one to write init, one reduction (tiles as blocks, as in the seeds). Native atomics for
+// plus on 32/64-bit integers, float and double and for min/max on 32/64-bit integers; a
+// compare-and-swap loop for any other op on 2-, 4- or 8-byte types; other sizes do not compile.
+// NOT deterministic for floating point: blocks arrive in any order, and float addition is not
+// associative, so repeated runs on the same input may differ in the last bits. Use any other finish
+// for run-to-run identical float results.
+#pragma once
+
+#include <cuda/std/type_traits>
+
+#include "../detail/atomics.cuh"
+#include "../detail/finish_common.cuh"
+#include "../detail/kernels.cuh"
+#include "../detail/math.cuh"
+#include "../detail/scratch.cuh"
+#include "tag.cuh"
+
+namespace cascade::finish {
+
+struct atomic : tag {
+  static constexpr bool accepts_per_thread_results = true;
+};
+
+}  // namespace cascade::finish
+
+namespace cascade::detail {
+
+template <class T, class Op>
+struct atomic_sink {
+  T* target;
+  Op op;
+  __device__ void operator()(T const& value) const { atomic_combine(target, value, op); }
+};
+
+template <>
+struct finish_dispatch<finish::atomic> {
+  static constexpr unsigned max_grid = 1u << 20;  // beyond, blocks loop over tiles
+
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+    static_assert(atomic_size_ok<T>,
+                  "cascade::finish::atomic: the accumulator type (init's type) must be 2, 4 or 8 bytes for "
+                  "hardware atomics or a compare-and-swap loop; use finish::last_block or finish::two_pass");
+    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
+    auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
+    unsigned const grid = static_cast<unsigned>(tiles < max_grid ? tiles : max_grid);
+    if constexpr (cuda::std::is_same_v<OutIt, T*>) {
+      launch_write_value(d_out, init, stream);
+      launch_reduce_tiles<Policy, T>(first, n, op, atomic_sink<T, Op>{d_out, op}, grid, stream);
+    } else {  // a fancy output iterator: accumulate in scratch, then copy
+      scratch_buffer scratch(sizeof(T), stream);
+      T* accumulator = scratch.as<T>();
+      launch_write_value(accumulator, init, stream);
+      launch_reduce_tiles<Policy, T>(first, n, op, atomic_sink<T, Op>{accumulator, op}, grid, stream);
+      launch_copy_value(d_out, static_cast<T const*>(accumulator), stream);
+    }
+  }
+};
+
+}  // namespace cascade::detail

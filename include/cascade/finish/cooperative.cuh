@@ -1,0 +1,64 @@
+// cascade/finish/cooperative.cuh: single pass with a grid-wide barrier. A cooperative launch
+// guarantees every block is resident at once, so after each block writes its partial the whole grid
+// can wait at cooperative_groups' grid.sync(), and block 0 then folds the partials and writes
+// op(init, result).
+//
+// Launches: 1 (cudaLaunchCooperativeKernel). The grid is limited to co-resident blocks (SMs x
+// resident blocks per SM); blocks loop over tiles. Deterministic: block 0 folds in index order. Needs
+// a device with cooperative launch support (every GPU cascade targets has it); otherwise cuda_error.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <cstddef>
+
+#include "../detail/finish_common.cuh"
+#include "../detail/kernels.cuh"
+#include "../detail/math.cuh"
+#include "../detail/scratch.cuh"
+#include "tag.cuh"
+
+namespace cascade::finish {
+
+struct cooperative : tag {};
+
+}  // namespace cascade::finish
+
+namespace cascade::detail {
+
+template <int BlockSize, int CoarseFactor, class Tree, class T, class It, class Offset, class Op, class OutIt>
+__global__ void __launch_bounds__(BlockSize)
+    cooperative_kernel(It first, Offset n, Op op, T* partials, OutIt d_out, T init) {
+  __shared__ typename block_reduce<Tree, BlockSize, T>::storage storage;
+  T const partial = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first, n, op, blockIdx.x, gridDim.x);
+  if (threadIdx.x == 0) partials[blockIdx.x] = partial;
+  cooperative_groups::this_grid().sync();
+  if (blockIdx.x != 0) return;
+  T const total = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, l2_reader<T>{partials}, gridDim.x, op, 0, 1);
+  if (threadIdx.x == 0) *d_out = static_cast<T>(op(init, total));
+}
+
+template <>
+struct finish_dispatch<finish::cooperative> {
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
+    if (!current_device().cooperative_launch)
+      throw cuda_error(cudaErrorNotSupported, "cascade::finish::cooperative: this device does not support "
+                                              "cooperative launches; use finish::last_block");
+    constexpr auto kernel = &cooperative_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type,
+                                                T, It, Offset, Op, OutIt>;
+    unsigned const resident = resident_grid<kernel, Policy::block_size>();
+    auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
+    unsigned const grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+
+    scratch_buffer scratch(sizeof(T) * std::size_t(grid), stream);
+    T* partials = scratch.as<T>();
+    void* args[] = {&first, &n, &op, &partials, &d_out, &init};
+    check_cuda(cudaLaunchCooperativeKernel(reinterpret_cast<void const*>(kernel), dim3(grid), dim3(Policy::block_size),
+                                           args, 0, stream),
+               "cudaLaunchCooperativeKernel (cooperative_kernel)");
+  }
+};
+
+}  // namespace cascade::detail

@@ -1,0 +1,109 @@
+// cascade/finish/host.cuh: block partials copied to the host and folded there (seed 003: "or on the
+// CPU").
+//
+// Stream-ordered, without blocking the calling thread: kernel (one partial per block, a grid that
+// fills the device once) -> copy partials to page-locked host memory -> a host callback
+// (cudaLaunchHostFunc) folds them in index order with op and applies init -> copy the result back
+// to the device -> a second callback returns the host buffer. Launches: 1 kernel, 2 copies, 2 host
+// callbacks, whose latency (tens of microseconds) dominates small inputs; an input that fits one tile
+// skips the round trip (one block writes the result). Deterministic. The op must
+// be callable on the host (cascade's ops are; a __device__-only lambda is rejected at compile time).
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <memory>
+
+#include <cuda/std/type_traits>
+
+#include "../detail/finish_common.cuh"
+#include "../detail/kernels.cuh"
+#include "../detail/math.cuh"
+#include "../detail/pinned.cuh"
+#include "../detail/scratch.cuh"
+#include "tag.cuh"
+
+namespace cascade::finish {
+
+struct host : tag {};
+
+}  // namespace cascade::finish
+
+namespace cascade::detail {
+
+template <class T, class Op>
+struct host_fold_task {
+  void* block;  // page-locked: [result | partials]
+  T* result;
+  T const* partials;
+  unsigned count;
+  T init;
+  Op op;
+
+  static void CUDART_CB fold(void* self) {
+    auto* task = static_cast<host_fold_task*>(self);
+    T acc = task->partials[0];
+    for (unsigned i = 1; i < task->count; ++i) acc = static_cast<T>(task->op(acc, task->partials[i]));
+    *task->result = static_cast<T>(task->op(task->init, acc));
+  }
+  static void CUDART_CB release(void* self) {
+    std::unique_ptr<host_fold_task> task(static_cast<host_fold_task*>(self));
+    pinned_release(task->block);
+  }
+};
+
+template <>
+struct finish_dispatch<finish::host> {
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+#ifdef __CUDACC_EXTENDED_LAMBDA__
+    static_assert(!__nv_is_extended_device_lambda_closure_type(Op),
+                  "cascade::finish::host folds on the host, and a __device__ lambda cannot run there; use a "
+                  "__host__ __device__ lambda or functor, or another finish (e.g. finish::two_pass)");
+#endif
+    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;  // no host round trip
+    constexpr auto kernel = &reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor,
+                                                 typename Policy::tree_type, T, It, Offset, Op, store_partial<T>>;
+    unsigned const resident = resident_grid<kernel, Policy::block_size>();
+    auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
+    unsigned const grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+
+    scratch_buffer scratch(sizeof(T) * (std::size_t(grid) + 1), stream);  // [partials | result]
+    T* d_partials = scratch.as<T>();
+    T* d_result = d_partials + grid;
+    constexpr std::size_t result_bytes = (sizeof(T) + alignof(T) - 1) / alignof(T) * alignof(T);
+    void* block = pinned_acquire(result_bytes + sizeof(T) * std::size_t(grid));
+    auto task = std::make_unique<host_fold_task<T, Op>>();
+    task->block = block;
+    task->result = static_cast<T*>(block);
+    task->partials = reinterpret_cast<T const*>(static_cast<unsigned char*>(block) + result_bytes);
+    task->count = grid;
+    task->init = init;
+    task->op = op;
+    try {
+      launch_reduce_tiles<Policy, T>(first, n, op, store_partial<T>{d_partials}, grid, stream);
+      check_cuda(cudaMemcpyAsync(const_cast<T*>(task->partials), d_partials, sizeof(T) * std::size_t(grid),
+                                 cudaMemcpyDeviceToHost, stream),
+                 "cudaMemcpyAsync (finish::host partials to host)");
+      check_cuda(cudaLaunchHostFunc(stream, &host_fold_task<T, Op>::fold, task.get()), "cudaLaunchHostFunc (fold)");
+      T* const result_target = [&] {
+        if constexpr (cuda::std::is_same_v<OutIt, T*>) return d_out;
+        else return d_result;
+      }();
+      check_cuda(cudaMemcpyAsync(result_target, task->result, sizeof(T), cudaMemcpyHostToDevice, stream),
+                 "cudaMemcpyAsync (finish::host result to device)");
+      if constexpr (!cuda::std::is_same_v<OutIt, T*>) launch_copy_value(d_out, static_cast<T const*>(d_result), stream);
+      check_cuda(cudaLaunchHostFunc(stream, &host_fold_task<T, Op>::release, task.get()),
+                 "cudaLaunchHostFunc (release)");
+      task.release();  // the release callback owns it now
+    } catch (...) {
+      // Nothing after the failed step was enqueued; work already enqueued may still touch the block
+      // until the stream drains, so wait before handing it back.
+      (void)cudaStreamSynchronize(stream);
+      pinned_release(block);
+      throw;
+    }
+  }
+};
+
+}  // namespace cascade::detail

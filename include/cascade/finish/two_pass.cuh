@@ -1,0 +1,44 @@
+// cascade/finish/two_pass.cuh: CUB's design. Pass 1 runs a grid sized to fill the device once
+// (SMs x resident blocks per SM), each block looping over tiles and writing one partial; pass 2 is
+// one block folding the partials and writing op(init, result).
+//
+// Launches: 2 (1 when the input fits one tile). Memory traffic: n items read once, a few thousand
+// partials written and read once. Deterministic: the grid depends only on the device and policy.
+#pragma once
+
+#include <cstddef>
+
+#include "../detail/finish_common.cuh"
+#include "../detail/kernels.cuh"
+#include "../detail/math.cuh"
+#include "../detail/scratch.cuh"
+#include "tag.cuh"
+
+namespace cascade::finish {
+
+struct two_pass : tag {};
+
+}  // namespace cascade::finish
+
+namespace cascade::detail {
+
+template <>
+struct finish_dispatch<finish::two_pass> {
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
+    constexpr auto kernel = &reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor,
+                                                 typename Policy::tree_type, T, It, Offset, Op, store_partial<T>>;
+    unsigned const resident = resident_grid<kernel, Policy::block_size>();
+    auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
+    unsigned const grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+
+    scratch_buffer scratch(sizeof(T) * std::size_t(grid), stream);
+    T* partials = scratch.as<T>();
+    launch_reduce_tiles<Policy, T>(first, n, op, store_partial<T>{partials}, grid, stream);
+    launch_reduce_tiles<Policy, T>(static_cast<T const*>(partials), grid, op,
+                                   store_result<OutIt, T, Op>{d_out, init, op}, 1, stream);
+  }
+};
+
+}  // namespace cascade::detail
