@@ -27,31 +27,42 @@ grep -E "^\s*[0-9]+/[0-9]+ " "$build_dir/test.log"
 summary=$(python3 scripts/summarize_tests.py "$build_dir/meson-logs/testlog.json" $test_rc | tail -1)
 
 sanitizer_lines=()
+# One compute-sanitizer run: tool, test program. Prints "tool test ok|FAILED".
+sanitize_one() {
+  local tool=$1 t=$2 args=() extra=() cap=70000
+  [ $t = reduce_api_test ] && args=(-tce="*beyond 2^32*,*steady state*")
+  [[ $t == finish_* ]] && args=(-tce="*beyond 2^32*,*20 runs*,*streams*")
+  [[ $t == tree_* ]] && cap=9000    # still partial tiles of every tile size, and several passes
+  [[ $t == finish_* ]] && cap=2100  # still several blocks for every policy shape
+  [ $tool = memcheck ] && extra=(--leak-check full)
+  if CASCADE_REQUIRE_GPU=1 CASCADE_TEST_MAX_N=$cap compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 99 \
+       "$build_dir/test/$t" "${args[@]}" >"$build_dir/sanitize-$tool-$t.log" 2>&1; then
+    echo "$tool $t ok"
+  else
+    echo "$tool $t FAILED"
+  fi
+}
+export -f sanitize_one
+export build_dir
 if [ $sanitize = 1 ]; then
-  echo "== compute-sanitizer"
-  export CASCADE_REQUIRE_GPU=1
+  echo "== compute-sanitizer (runs in parallel)"
+  # every finish and the reduce tests under every tool; every tree under racecheck and synccheck
+  # (the trees are where shared memory and barriers live)
+  base=(reduce_int32_test reduce_uint8_test reduce_double_test reduce_api_test $(cd "$build_dir/test" && ls finish_*_test))
+  trees=($(cd "$build_dir/test" && ls tree_*_test))
+  jobs_list=$( { for tool in memcheck racecheck synccheck initcheck; do
+                   for t in "${base[@]}"; do echo "$tool $t"; done
+                   case $tool in racecheck|synccheck) for t in "${trees[@]}"; do echo "$tool $t"; done ;; esac
+                 done; } )
+  results=$(echo "$jobs_list" | xargs -P 8 -L 1 bash -c 'sanitize_one "$0" "$1"')
+  echo "$results" | grep FAILED | while read -r tool t _; do
+    echo "  $tool $t: FAILED"; grep -m 20 -E "=========|ERROR|failed" "$build_dir/sanitize-$tool-$t.log"
+  done
   for tool in memcheck racecheck synccheck initcheck; do
-    status=clean
-    # every finish under every tool; every tree under racecheck and synccheck (the trees are where
-    # shared memory and barriers live)
-    tests=(reduce_int32_test reduce_uint8_test reduce_double_test reduce_api_test $(cd "$build_dir/test" && ls finish_*_test))
-    case $tool in racecheck|synccheck) tests+=($(cd "$build_dir/test" && ls tree_*_test)) ;; esac
-    for t in "${tests[@]}"; do
-      args=()
-      [ $t = reduce_api_test ] && args=(-tce="*beyond 2^32*,*steady state*")
-      [[ $t == finish_* ]] && args=(-tce="*beyond 2^32*,*20 runs*,*streams*")
-      log="$build_dir/sanitize-$tool-$t.log"
-      extra=()
-      [ $tool = memcheck ] && extra=(--leak-check full)
-      cap=70000
-      [[ $t == tree_* ]] && cap=9000  # still partial tiles of every tile size, and several passes
-      [[ $t == finish_* ]] && cap=2100  # still several blocks for every policy shape
-      if ! CASCADE_TEST_MAX_N=$cap compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 99 "$build_dir/test/$t" "${args[@]}" >"$log" 2>&1; then
-        status=FAILED; echo "  $tool $t: FAILED"; grep -m 20 -E "=========|ERROR|failed" "$log"
-      fi
-    done
-    echo "  $tool: $status"
-    sanitizer_lines+=("$tool: $status")
+    runs=$(echo "$results" | grep -c "^$tool ")
+    if echo "$results" | grep -q "^$tool .* FAILED"; then status=FAILED; else status=clean; fi
+    echo "  $tool: $status ($runs programs)"
+    sanitizer_lines+=("$tool: $status ($runs programs)")
   done
 fi
 
