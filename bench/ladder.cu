@@ -22,12 +22,15 @@
 #include <vector>
 
 #include "support/env.cuh"
+#include "support/input.cuh"
 #include "support/timer.cuh"
 
 namespace {
 
 using namespace cascade;
+using cascade_bench::device_input;
 using cascade_bench::timer;
+using cascade_bench::type_name;
 
 struct measurement {
   std::string section, name, type;
@@ -35,53 +38,6 @@ struct measurement {
   double hot_us, cold_us;
   bool agrees;
 };
-
-template <class T>
-struct device_input {
-  T* d = nullptr;
-  long long n = 0;
-  T* d_out = nullptr;
-  void* d_temp = nullptr;
-  std::size_t temp_bytes = 0;
-  double sum_abs = 0;
-
-  explicit device_input(long long count) : n(count) {
-    std::vector<T> h(n);
-    std::uint64_t s = 0x9E3779B97F4A7C15ull;
-    for (auto& x : h) {
-      s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-      if constexpr (std::is_integral_v<T>) x = static_cast<T>(s % 2001) - 1000;  // sums fit in int32 at 2^22
-      else x = static_cast<T>(s >> 40) / static_cast<T>(1 << 24);
-      sum_abs += std::abs(static_cast<double>(x));
-    }
-    CASCADE_CUDA_CHECK(cudaMalloc(&d, n * sizeof(T)));
-    CASCADE_CUDA_CHECK(cudaMemcpy(d, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    CASCADE_CUDA_CHECK(cudaMalloc(&d_out, sizeof(T)));
-    CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, temp_bytes, d, d_out, n, plus{}, T(0)));
-    CASCADE_CUDA_CHECK(cudaMalloc(&d_temp, temp_bytes));
-  }
-  ~device_input() {
-    cudaFree(d);
-    cudaFree(d_out);
-    cudaFree(d_temp);
-  }
-  void cub_sum() { CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(d_temp, temp_bytes, d, d_out, n, plus{}, T(0))); }
-  T read_out() const {
-    T h;
-    CASCADE_CUDA_CHECK(cudaMemcpy(&h, d_out, sizeof(T), cudaMemcpyDeviceToHost));
-    return h;
-  }
-  // int64 sums of int32 data can exceed int32 at 2^28; compare in the type actually reduced.
-  bool agrees(T got, T cub) const {
-    if constexpr (std::is_integral_v<T>) return got == cub;
-    else return std::abs(static_cast<double>(got) - static_cast<double>(cub)) <= 1e-5 * sum_abs;
-  }
-};
-
-template <class T>
-char const* type_name() {
-  return std::is_integral_v<T> ? "int32" : "float";
-}
 
 template <class T, class Policy>
 measurement measure(timer& t, device_input<T>& in, char const* section, std::string name, bool hot_too, T cub_result) {

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Runs cascade-ladder on the GPU and writes bench/results/ladder-<gpu>-<date>.json.
+# Runs the bench programs on the GPU: cascade-ladder (bench/results/ladder-<gpu>-<date>.json) and
+# cascade-finishes (bench/results/finishes-<gpu>-<date>.json). An argument names the output folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${CASCADE_BUILD_DIR:-build}
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
 [ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release >/dev/null
-ninja -C "$build_dir" bench/cascade-ladder >/dev/null
+ninja -C "$build_dir" bench/cascade-ladder bench/cascade-finishes >/dev/null
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-' | sed 's/^nvidia-//')
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 commit=${CASCADE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}  # the device copy may have no .git
-out=${1:-bench/results/ladder-$gpu-$(date -u +%Y-%m-%d).json}
-mkdir -p "$(dirname "$out")"
-"$build_dir/bench/cascade-ladder" --out "$out" --commit "$commit" --driver "$driver"
+dir=${1:-bench/results}
+day=$(date -u +%Y-%m-%d)
+mkdir -p "$dir"
+"$build_dir/bench/cascade-ladder" --out "$dir/ladder-$gpu-$day.json" --commit "$commit" --driver "$driver"
+"$build_dir/bench/cascade-finishes" --out "$dir/finishes-$gpu-$day.json" --commit "$commit" --driver "$driver"

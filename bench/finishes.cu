@@ -1,0 +1,108 @@
+// cascade-finishes: every finishing strategy beside cub::DeviceReduce at 2^10, 2^16, 2^20 and 2^28
+// float items (plus), hot and cold, with policy <256, 8, shuffle, Finish>; reduce_into, the result
+// stays on the device. Every timed result is checked against CUB. Writes a JSON results file.
+//
+//   cascade-finishes [--out FILE] [--commit SHA] [--driver VERSION]
+#include <cascade/cascade.cuh>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "support/env.cuh"
+#include "support/input.cuh"
+#include "support/timer.cuh"
+
+namespace {
+
+using namespace cascade;
+using cascade_bench::device_input;
+using cascade_bench::timer;
+
+struct row {
+  std::string name;
+  long long n;
+  double hot_us, cold_us, cub_hot_us, cub_cold_us;
+  bool agrees;
+};
+
+template <class Finish>
+row measure(timer& t, device_input<float>& in, char const* name, double cub_hot, double cub_cold, float cub_result) {
+  using P = policy<256, 8, tree::shuffle, Finish>;
+  auto const run = [&] { reduce_into(P{}, in.d, in.d + in.n, in.d_out, 0.0f, plus{}); };
+  double const hot = t.median_us(run, false);
+  double const cold = t.median_us(run, true);
+  run();
+  return {name, in.n, hot, cold, cub_hot, cub_cold, in.agrees(in.read_out(), cub_result)};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out_path, commit = "unknown", driver = "unknown";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--out")) out_path = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--commit")) commit = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--driver")) driver = argv[i + 1];
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("cascade-finishes: a CUDA GPU is required, and none is available.\n");
+    return 2;
+  }
+  auto const env = cascade_bench::read_environment();
+  timer t;
+  std::vector<row> rows;
+  for (int log2_n : {10, 16, 20, 28}) {
+    device_input<float> in(1ll << log2_n);
+    double const cub_hot = t.median_us([&] { in.cub_sum(); }, false);
+    double const cub_cold = t.median_us([&] { in.cub_sum(); }, true);
+    in.cub_sum();
+    float const cub_result = in.read_out();
+    rows.push_back(measure<finish::recursive>(t, in, "recursive", cub_hot, cub_cold, cub_result));
+    rows.push_back(measure<finish::atomic>(t, in, "atomic", cub_hot, cub_cold, cub_result));
+    rows.push_back(measure<finish::host>(t, in, "host", cub_hot, cub_cold, cub_result));
+    rows.push_back(measure<finish::two_pass>(t, in, "two_pass", cub_hot, cub_cold, cub_result));
+    rows.push_back(measure<finish::last_block>(t, in, "last_block", cub_hot, cub_cold, cub_result));
+    rows.push_back(measure<finish::cooperative>(t, in, "cooperative", cub_hot, cub_cold, cub_result));
+  }
+  std::printf("%s (%d SMs), CUDA runtime %d, driver %s, %s\n", env.gpu.c_str(), env.sm_count, env.runtime,
+              driver.c_str(), env.date.c_str());
+  std::printf("float plus, policy <256, 8, shuffle, finish>, reduce_into; medians of 51 (us); ratio = CUB / cascade\n");
+  std::printf("%-12s %6s %9s %9s %7s | %9s %9s %7s\n", "finish", "log2 n", "hot", "CUB hot", "ratio", "cold",
+              "CUB cold", "ratio");
+  bool all_agree = true;
+  for (auto const& r : rows) {
+    all_agree = all_agree && r.agrees;
+    std::printf("%-12s %6d %9.1f %9.1f %6.2fx | %9.1f %9.1f %6.2fx%s\n", r.name.c_str(),
+                static_cast<int>(std::log2(static_cast<double>(r.n))), r.hot_us, r.cub_hot_us, r.cub_hot_us / r.hot_us,
+                r.cold_us, r.cub_cold_us, r.cub_cold_us / r.cold_us, r.agrees ? "" : "  DISAGREES WITH CUB");
+  }
+  if (!out_path.empty()) {
+    std::FILE* f = std::fopen(out_path.c_str(), "w");
+    if (!f) {
+      std::perror(out_path.c_str());
+      return 1;
+    }
+    std::fprintf(f, "{\n  %s, \"nvidia_driver\": \"%s\",\n", cascade_bench::json_fields(env, commit.c_str()).c_str(),
+                 driver.c_str());
+    std::fprintf(f, "  \"method\": \"float plus, policy <256, 8, shuffle, finish>; CUDA events around reduce_into and "
+                    "cub::DeviceReduce::Reduce (temp storage allocated outside), 5 warm-up runs, median of 51; cold = L2 "
+                    "flushed by a memset of 2x L2 before each run\",\n  \"rows\": [\n");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      auto const& r = rows[i];
+      std::fprintf(f,
+                   "    {\"finish\": \"%s\", \"n\": %lld, \"hot_us\": %.3f, \"cold_us\": %.3f, \"cub_hot_us\": %.3f, "
+                   "\"cub_cold_us\": %.3f, \"agrees_with_cub\": %s}%s\n",
+                   r.name.c_str(), r.n, r.hot_us, r.cold_us, r.cub_hot_us, r.cub_cold_us, r.agrees ? "true" : "false",
+                   i + 1 < rows.size() ? "," : "");
+    }
+    std::fprintf(f, "  ]\n}\n");
+    std::fclose(f);
+    std::printf("wrote %s\n", out_path.c_str());
+  }
+  std::printf("%s\n", all_agree ? "every result agrees with CUB" : "SOME RESULTS DISAGREE WITH CUB");
+  return all_agree ? 0 : 1;
+}
