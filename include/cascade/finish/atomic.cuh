@@ -2,7 +2,11 @@
 // the output with atomics: PMPP Fig 10.13/10.15 (one atomicAdd per block), seed 003's atomics, seed
 // 004's naive one-atomicAdd-per-element kernel.
 //
-// Launches: one to write init, one reduction (tiles as blocks, as in the seeds). Native atomics for
+// Launches: one to write init, one reduction. With a tree, the grid fills the device once (blocks
+// loop over tiles), so there are a few thousand atomics whatever n is: one atomic per tile, as in the
+// seeds, serializes on the one address (65536 of them cost ~80 us at 2^28 on an H200). With tree::none
+// every thread of every tile sends its value: the seed's naive one-atomic-per-element kernel when the
+// coarse factor is 1. Native atomics for
 // plus on 32/64-bit integers, float and double and for min/max on 32/64-bit integers; a
 // compare-and-swap loop for any other op on 2-, 4- or 8-byte types; other sizes do not compile.
 // NOT deterministic for floating point: blocks arrive in any order, and float addition is not
@@ -38,7 +42,7 @@ struct atomic_sink {
 
 template <>
 struct finish_dispatch<finish::atomic> {
-  static constexpr unsigned max_grid = 1u << 20;  // beyond, blocks loop over tiles
+  static constexpr unsigned max_grid = 1u << 20;  // tree::none: beyond, blocks loop over tiles
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
@@ -47,7 +51,12 @@ struct finish_dispatch<finish::atomic> {
                   "hardware atomics or a compare-and-swap loop; use finish::last_block or finish::two_pass");
     if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
-    unsigned const grid = static_cast<unsigned>(tiles < max_grid ? tiles : max_grid);
+    unsigned limit = max_grid;
+    if constexpr (!Policy::tree_type::per_thread_results)
+      limit = resident_grid<&reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T,
+                                                 It, Offset, Op, atomic_sink<T, Op>>,
+                            Policy::block_size>();
+    unsigned const grid = static_cast<unsigned>(tiles < limit ? tiles : limit);
     if constexpr (cuda::std::is_same_v<OutIt, T*>) {
       launch_write_value(d_out, init, stream);
       launch_reduce_tiles<Policy, T>(first, n, op, atomic_sink<T, Op>{d_out, op}, grid, stream);
