@@ -3,7 +3,7 @@
 // 1. The ladder: presets harris_reduce1..7 on 2^22 int32 (the slides' input) and on 2^28, hot and
 //    cold, with step and cumulative speedups, beside the G80 figures of the slides (seed 002).
 // 2. The trees: every tree strategy at 2^22 and 2^28 items (int32 and float, plus), block size 256,
-//    coarse factors 1 and 8, cold.
+//    coarse factors 1 and 8, cold; recursive finish (tree::none: atomic, its only partner).
 // cub::DeviceReduce and thrust::reduce are measured in the same process. Every timed result is
 // checked against CUB. Writes a JSON results file.
 //
@@ -84,7 +84,9 @@ constexpr g80_row g80[] = {
 
 template <class T, class Tree, int Coarse>
 void tree_row(timer& t, device_input<T>& in, char const* tree_name, T cub_result, std::vector<measurement>& out) {
-  out.push_back(measure<T, policy<256, Coarse, Tree, finish::recursive>>(
+  // tree::none pairs only with finish::atomic
+  using Finish = std::conditional_t<Tree::per_thread_results, finish::atomic, finish::recursive>;
+  out.push_back(measure<T, policy<256, Coarse, Tree, Finish>>(
       t, in, "trees", std::string(tree_name) + " <256, " + std::to_string(Coarse) + ">", in.n <= (1 << 22), cub_result));
 }
 
@@ -104,6 +106,7 @@ void trees_at(timer& t, long long n, std::vector<measurement>& out) {
   CASCADE_TREE_ROWS(shuffle)
   CASCADE_TREE_ROWS(redux)
   CASCADE_TREE_ROWS(cub_block)
+  CASCADE_TREE_ROWS(none)
 #undef CASCADE_TREE_ROWS
 }
 
