@@ -17,7 +17,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -113,17 +112,8 @@ void trees_at(timer& t, long long n, std::vector<measurement>& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string out_path, commit = "unknown", driver = "unknown";
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--out")) out_path = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--commit")) commit = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--driver")) driver = argv[i + 1];
-  }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("cascade-ladder: a CUDA GPU is required, and none is available.\n");
-    return 2;
-  }
+  auto const [out_path, commit, driver] = cascade_bench::parse_options(argc, argv);
+  if (!cascade_bench::have_gpu("cascade-ladder")) return 2;
   auto const env = cascade_bench::read_environment();
   timer t;
   std::vector<measurement> rows;

@@ -1,6 +1,7 @@
 // The public API beyond the type sweep: the default policy and op overloads, reduce_into on a stream
 // (no host synchronization, result in device memory), empty ranges, fancy iterators, sizes beyond
-// 2^32 with closed-form answers, scratch in steady state, and concurrent calls on several streams.
+// 2^32 with closed-form answers, scratch in steady state. (Concurrent calls on several streams and
+// host threads: finishes_test.cu, for every finish.)
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
@@ -11,7 +12,6 @@
 
 #include <cstdint>
 #include <random>
-#include <thread>
 #include <vector>
 
 #include "support/references.cuh"
@@ -150,45 +150,6 @@ TEST_CASE("scratch: no new device memory in steady state, nothing left in use") 
   for (int i = 0; i < 200; ++i) REQUIRE(cascade::reduce(seq_recursive{}, p, p + d.size(), 0.0f) == expected);
   CHECK(cascade::detail::scratch_reserved_bytes() == reserved);
   CHECK(cascade::detail::scratch_used_bytes() == used);
-}
-
-TEST_CASE("concurrent calls on several streams and host threads all get their own answer") {
-  CASCADE_SEED_INFO();
-  constexpr int threads = 2, streams_per_thread = 4, rounds = 20;
-  std::mt19937_64 rng(base_seed() ^ 0x2003);
-  std::vector<std::vector<int>> inputs;
-  std::vector<thrust::device_vector<int>> device_inputs;
-  for (int i = 0; i < threads * streams_per_thread; ++i) {
-    inputs.push_back(random_ints((1 << 20) + 1000 * i, rng));
-    device_inputs.emplace_back(inputs.back().begin(), inputs.back().end());
-  }
-  std::vector<int> failures(threads, 0);
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] {
-      std::vector<cudaStream_t> streams(streams_per_thread);
-      for (auto& s : streams) CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-      int* d_out = nullptr;
-      CASCADE_CUDA_CHECK(cudaMalloc(&d_out, streams_per_thread * sizeof(int)));
-      for (int r = 0; r < rounds; ++r) {
-        for (int s = 0; s < streams_per_thread; ++s) {
-          auto const& d = device_inputs[t * streams_per_thread + s];
-          int const* p = thrust::raw_pointer_cast(d.data());
-          cascade::reduce_into(seq_recursive{}.on(streams[s]), p, p + d.size(), d_out + s, r, cascade::plus{});
-        }
-        for (int s = 0; s < streams_per_thread; ++s) {
-          CASCADE_CUDA_CHECK(cudaStreamSynchronize(streams[s]));
-          int got = 0;
-          CASCADE_CUDA_CHECK(cudaMemcpy(&got, d_out + s, sizeof(int), cudaMemcpyDeviceToHost));
-          if (got != static_cast<int>(host_sum(inputs[t * streams_per_thread + s]) + r)) ++failures[t];
-        }
-      }
-      CASCADE_CUDA_CHECK(cudaFree(d_out));
-      for (auto& s : streams) CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
-    });
-  }
-  for (auto& th : pool) th.join();
-  for (int t = 0; t < threads; ++t) CHECK(failures[t] == 0);
 }
 
 }  // TEST_SUITE("gpu")

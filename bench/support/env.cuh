@@ -9,6 +9,30 @@
 
 namespace cascade_bench {
 
+// The command line every bench program takes: [--out FILE] [--commit SHA] [--driver VERSION].
+struct options {
+  std::string out_path, commit = "unknown", driver = "unknown";
+};
+
+inline options parse_options(int argc, char** argv) {
+  options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string const key = argv[i];
+    if (key == "--out") o.out_path = argv[i + 1];
+    else if (key == "--commit") o.commit = argv[i + 1];
+    else if (key == "--driver") o.driver = argv[i + 1];
+  }
+  return o;
+}
+
+// False, after one line saying so, when there is no CUDA GPU.
+inline bool have_gpu(char const* program) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) return true;
+  std::printf("%s: a CUDA GPU is required, and none is available.\n", program);
+  return false;
+}
+
 struct environment {
   std::string gpu, date;
   int sm_count = 0, cc_major = 0, cc_minor = 0, driver = 0, runtime = 0;
