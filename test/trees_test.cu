@@ -22,16 +22,7 @@
 #error "define CASCADE_TEST_TREE, e.g. -DCASCADE_TEST_TREE=shuffle"
 #endif
 
-namespace {
-
-using namespace cascade_test;
-using tree = cascade::tree::CASCADE_TEST_TREE;
-// tree::none hands per-thread values to the finish, which only finish::atomic accepts.
-constexpr bool per_thread = tree::per_thread_results;
-using finish = std::conditional_t<per_thread, cascade::finish::atomic, cascade::finish::recursive>;
-#define CASCADE_STR2(x) #x
-#define CASCADE_STR(x) CASCADE_STR2(x)
-constexpr char const* tree_name = CASCADE_STR(CASCADE_TEST_TREE);
+namespace cascade_test_trees {
 
 // 16 bytes, not a power-of-two word: sum, minimum and count of the items at once.
 struct stats {
@@ -47,6 +38,21 @@ struct stats_op {
     return {a.sum + b.sum, a.lo < b.lo ? a.lo : b.lo, a.count + b.count};
   }
 };
+
+}  // namespace cascade_test_trees
+
+namespace {
+
+using namespace cascade_test;
+using cascade_test_trees::stats;
+using cascade_test_trees::stats_op;
+using tree = cascade::tree::CASCADE_TEST_TREE;
+// tree::none hands per-thread values to the finish, which only finish::atomic accepts.
+constexpr bool per_thread = tree::per_thread_results;
+using finish = std::conditional_t<per_thread, cascade::finish::atomic, cascade::finish::recursive>;
+#define CASCADE_STR2(x) #x
+#define CASCADE_STR(x) CASCADE_STR2(x)
+constexpr char const* tree_name = CASCADE_STR(CASCADE_TEST_TREE);
 
 std::vector<long long> sizes(std::mt19937_64& rng) {
   // partial last tiles for every tile size of the sweep (32 .. 8192), multi-pass sizes, random ones
