@@ -40,7 +40,7 @@ row measure(timer& t, device_input<float>& in, char const* name, double cub_hot,
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto const [out_path, commit, driver] = cascade_bench::parse_options(argc, argv);
+  auto const options = cascade_bench::parse_options(argc, argv);
   if (!cascade_bench::have_gpu("cascade-finishes")) return 2;
   auto const env = cascade_bench::read_environment();
   timer t;
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
     rows.push_back(measure<finish::cooperative>(t, in, "cooperative", cub_hot, cub_cold, cub_result));
   }
   std::printf("%s (%d SMs), CUDA runtime %d, driver %s, %s\n", env.gpu.c_str(), env.sm_count, env.runtime,
-              driver.c_str(), env.date.c_str());
+              options.driver.c_str(), env.date.c_str());
   std::printf("float plus, policy <256, 8, shuffle, finish>, reduce_into; medians of 51 (us); ratio = CUB / cascade\n");
   std::printf("%-12s %6s %9s %9s %7s | %9s %9s %7s\n", "finish", "log2 n", "hot", "CUB hot", "ratio", "cold",
               "CUB cold", "ratio");
@@ -70,28 +70,22 @@ int main(int argc, char** argv) {
                 static_cast<int>(std::log2(static_cast<double>(r.n))), r.hot_us, r.cub_hot_us, r.cub_hot_us / r.hot_us,
                 r.cold_us, r.cub_cold_us, r.cub_cold_us / r.cold_us, r.agrees ? "" : "  DISAGREES WITH CUB");
   }
-  if (!out_path.empty()) {
-    std::FILE* f = std::fopen(out_path.c_str(), "w");
-    if (!f) {
-      std::perror(out_path.c_str());
+  if (!options.out_path.empty()) {
+    std::vector<std::string> json;
+    char buf[320];
+    for (auto const& r : rows) {
+      std::snprintf(buf, sizeof buf,
+                    "{\"finish\": \"%s\", \"n\": %lld, \"hot_us\": %.3f, \"cold_us\": %.3f, \"cub_hot_us\": %.3f, "
+                    "\"cub_cold_us\": %.3f, \"agrees_with_cub\": %s}",
+                    r.name.c_str(), r.n, r.hot_us, r.cold_us, r.cub_hot_us, r.cub_cold_us, r.agrees ? "true" : "false");
+      json.push_back(buf);
+    }
+    if (!cascade_bench::write_results(options.out_path, env, options,
+                                      "float plus, policy <256, 8, shuffle, finish>; CUDA events around reduce_into and "
+                                      "cub::DeviceReduce::Reduce (temp storage allocated outside), 5 warm-up runs, median "
+                                      "of 51; cold = L2 flushed by a memset of 2x L2 before each run",
+                                      json))
       return 1;
-    }
-    std::fprintf(f, "{\n  %s, \"nvidia_driver\": \"%s\",\n", cascade_bench::json_fields(env, commit.c_str()).c_str(),
-                 driver.c_str());
-    std::fprintf(f, "  \"method\": \"float plus, policy <256, 8, shuffle, finish>; CUDA events around reduce_into and "
-                    "cub::DeviceReduce::Reduce (temp storage allocated outside), 5 warm-up runs, median of 51; cold = L2 "
-                    "flushed by a memset of 2x L2 before each run\",\n  \"rows\": [\n");
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      auto const& r = rows[i];
-      std::fprintf(f,
-                   "    {\"finish\": \"%s\", \"n\": %lld, \"hot_us\": %.3f, \"cold_us\": %.3f, \"cub_hot_us\": %.3f, "
-                   "\"cub_cold_us\": %.3f, \"agrees_with_cub\": %s}%s\n",
-                   r.name.c_str(), r.n, r.hot_us, r.cold_us, r.cub_hot_us, r.cub_cold_us, r.agrees ? "true" : "false",
-                   i + 1 < rows.size() ? "," : "");
-    }
-    std::fprintf(f, "  ]\n}\n");
-    std::fclose(f);
-    std::printf("wrote %s\n", out_path.c_str());
   }
   std::printf("%s\n", all_agree ? "every result agrees with CUB" : "SOME RESULTS DISAGREE WITH CUB");
   return all_agree ? 0 : 1;

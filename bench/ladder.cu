@@ -112,7 +112,7 @@ void trees_at(timer& t, long long n, std::vector<measurement>& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto const [out_path, commit, driver] = cascade_bench::parse_options(argc, argv);
+  auto const options = cascade_bench::parse_options(argc, argv);
   if (!cascade_bench::have_gpu("cascade-ladder")) return 2;
   auto const env = cascade_bench::read_environment();
   timer t;
@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
 
   // 1. the ladder, at the slides' 2^22 and at 2^28 (1 GiB), where bandwidth rather than launches rules
   std::printf("%s (%d SMs, %.0f MB L2), CUDA runtime %d, driver %s, %s\n", env.gpu.c_str(), env.sm_count, env.l2_mb,
-              env.runtime, driver.c_str(), env.date.c_str());
+              env.runtime, options.driver.c_str(), env.date.c_str());
   for (int log2_n : {22, 28}) {
     std::string const section = "ladder_2^" + std::to_string(log2_n);
     {
@@ -176,29 +176,24 @@ int main(int argc, char** argv) {
                 r.agrees ? "" : inexact_by_design ? "  differs from CUB (float atomics, expected)" : "  DISAGREES WITH CUB");
   }
 
-  if (!out_path.empty()) {
-    std::FILE* f = std::fopen(out_path.c_str(), "w");
-    if (!f) {
-      std::perror(out_path.c_str());
+  if (!options.out_path.empty()) {
+    std::vector<std::string> json;
+    char buf[320];
+    for (auto const& r : rows) {
+      std::snprintf(buf, sizeof buf,
+                    "{\"section\": \"%s\", \"name\": \"%s\", \"type\": \"%s\", \"n\": %lld, \"hot_us\": %s, "
+                    "\"cold_us\": %.3f, \"cold_gbps\": %.1f, \"agrees_with_cub\": %s}",
+                    r.section.c_str(), r.name.c_str(), r.type.c_str(), r.n,
+                    std::isnan(r.hot_us) ? "null" : std::to_string(r.hot_us).c_str(), r.cold_us,
+                    4.0 * r.n / r.cold_us / 1e3, r.agrees ? "true" : "false");
+      json.push_back(buf);
+    }
+    if (!cascade_bench::write_results(options.out_path, env, options,
+                                      "CUDA events around reduce_into (cascade, CUB: result in device memory) or "
+                                      "thrust::reduce (result to host); 5 warm-up runs, median of 51; cold = L2 flushed "
+                                      "by a memset of 2x L2 before each run",
+                                      json))
       return 1;
-    }
-    std::fprintf(f, "{\n  %s, \"nvidia_driver\": \"%s\",\n", cascade_bench::json_fields(env, commit.c_str()).c_str(),
-                 driver.c_str());
-    std::fprintf(f, "  \"method\": \"CUDA events around reduce_into (cascade, CUB: result in device memory) or "
-                    "thrust::reduce (result to host); 5 warm-up runs, median of 51; cold = L2 flushed by a memset of "
-                    "2x L2 before each run\",\n  \"rows\": [\n");
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      auto const& r = rows[i];
-      std::fprintf(f,
-                   "    {\"section\": \"%s\", \"name\": \"%s\", \"type\": \"%s\", \"n\": %lld, \"hot_us\": %s, "
-                   "\"cold_us\": %.3f, \"cold_gbps\": %.1f, \"agrees_with_cub\": %s}%s\n",
-                   r.section.c_str(), r.name.c_str(), r.type.c_str(), r.n,
-                   std::isnan(r.hot_us) ? "null" : std::to_string(r.hot_us).c_str(), r.cold_us,
-                   4.0 * r.n / r.cold_us / 1e3, r.agrees ? "true" : "false", i + 1 < rows.size() ? "," : "");
-    }
-    std::fprintf(f, "  ]\n}\n");
-    std::fclose(f);
-    std::printf("\nwrote %s\n", out_path.c_str());
   }
   std::printf("%s\n", all_agree ? "every result agrees with CUB" : "SOME RESULTS DISAGREE WITH CUB");
   return all_agree ? 0 : 1;

@@ -79,17 +79,7 @@ struct min_count_op {
 
 template <class T, class Op>
 void check_exact(std::vector<T> const& xs, T init, Op op) {
-  thrust::device_vector<T> d(xs.begin(), xs.end());
-  T const* p = thrust::raw_pointer_cast(d.data());
-  long long const n = static_cast<long long>(xs.size());
-  T const expected = static_cast<T>(host_fold(xs, init, op));
-  REQUIRE(cub_reduce(p, n, init, op) == expected);
-  for_each_tree_policy([&](auto policy) {
-    CAPTURE(decltype(policy)::block_size);
-    CAPTURE(decltype(policy)::coarse_factor);
-    CAPTURE(typeid(typename decltype(policy)::tree_type).name());
-    CHECK(cascade::reduce(policy, p, p + n, init, op) == expected);
-  }, n);
+  check_policies_exact(xs, init, op, [n = static_cast<long long>(xs.size())](auto f) { for_each_tree_policy(f, n); });
 }
 
 std::vector<long long> sizes(std::mt19937_64& rng) {

@@ -29,18 +29,7 @@ using all_presets = preset_list<presets::pmpp_simple, presets::pmpp_convergent, 
 
 template <class T, class Op, class... P>
 void check_all(preset_list<P...>, std::vector<T> const& xs, T init, Op op) {
-  thrust::device_vector<T> d(xs.begin(), xs.end());
-  T const* p = thrust::raw_pointer_cast(d.data());
-  long long const n = static_cast<long long>(xs.size());
-  T const expected = static_cast<T>(host_fold(xs, init, op));
-  REQUIRE(cub_reduce(p, n, init, op) == expected);
-  int index = 0;  // the preset's position in all_presets, printed on failure
-  auto const check_one = [&](auto preset) {
-    CAPTURE(index);
-    CHECK(cascade::reduce(preset, p, p + n, init, op) == expected);
-    ++index;
-  };
-  (check_one(P{}), ...);
+  check_policies_exact(xs, init, op, [](auto f) { (f(P{}), ...); });
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <vector>
 
 namespace cascade_bench {
 
@@ -66,6 +67,25 @@ inline std::string json_fields(environment const& e, char const* commit) {
                 e.gpu.c_str(), e.sm_count, e.cc_major, e.cc_minor, e.l2_mb, e.driver, e.runtime, e.date.c_str(),
                 commit);
   return buf;
+}
+
+// Writes a results file: the environment, how it was measured, and one JSON object per row (each
+// already formatted). Returns false, after saying why, when the file cannot be written.
+inline bool write_results(std::string const& path, environment const& e, options const& o, char const* method,
+                          std::vector<std::string> const& rows) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    std::perror(path.c_str());
+    return false;
+  }
+  std::fprintf(f, "{\n  %s, \"nvidia_driver\": \"%s\",\n", json_fields(e, o.commit.c_str()).c_str(), o.driver.c_str());
+  std::fprintf(f, "  \"method\": \"%s\",\n  \"rows\": [\n", method);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    std::fprintf(f, "    %s%s\n", rows[i].c_str(), i + 1 < rows.size() ? "," : "");
+  std::fprintf(f, "  ]\n}\n");
+  std::fclose(f);
+  std::printf("wrote %s\n", path.c_str());
+  return true;
 }
 
 }  // namespace cascade_bench

@@ -3,15 +3,19 @@
 #pragma once
 
 #include <cub/device/device_reduce.cuh>
+#include <doctest/doctest.h>
 #include <thrust/device_ptr.h>
+#include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
 
 #include <cascade/error.cuh>
+#include <cascade/reduce.cuh>
 
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
+#include <typeinfo>
 #include <vector>
 
 namespace cascade_test {
@@ -55,6 +59,25 @@ template <class T>
 long double sum_error_bound(long double sum_abs, int depth) {
   long double const u = static_cast<long double>(std::numeric_limits<T>::epsilon()) / 2;
   return depth * u / (1 - depth * u) * sum_abs;
+}
+
+// The exact-answer check the sweeps share: `xs` on the device, the host fold as the expected value,
+// cub::DeviceReduce required to agree with it, then cascade::reduce under every policy that
+// `for_each_policy(f)` passes to f (policy block size, coarse factor and tree printed on failure).
+template <class T, class Op, class ForEachPolicy>
+void check_policies_exact(std::vector<T> const& xs, T init, Op op, ForEachPolicy for_each_policy) {
+  thrust::device_vector<T> d(xs.begin(), xs.end());
+  T const* p = thrust::raw_pointer_cast(d.data());
+  long long const n = static_cast<long long>(xs.size());
+  T const expected = static_cast<T>(host_fold(xs, init, op));
+  REQUIRE(cub_reduce(p, n, init, op) == expected);
+  for_each_policy([&](auto policy) {
+    using P = decltype(policy);
+    CAPTURE(P::block_size);
+    CAPTURE(P::coarse_factor);
+    CAPTURE(typeid(typename P::tree_type).name());
+    CHECK(cascade::reduce(policy, p, p + n, init, op) == expected);
+  });
 }
 
 }  // namespace cascade_test
