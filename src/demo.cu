@@ -91,19 +91,23 @@ void run_type(char const* type_name, std::vector<In> const& h, double rel_tol, s
   };
   add_row("cub::DeviceReduce (reference)", cub_result, cub_ms);
 
-  auto const run_policy = [&](std::string name, auto policy) {
-    float const ms = median_ms([&] { cascade::reduce_into(policy, d_in, d_in + n, d_out, Acc(0), cascade::plus{}); });
-    Acc const via_host = cascade::reduce(policy, d_in, d_in + n, Acc(0));  // the host-returning entry point too
+  auto const run_policy = [&](std::string name, auto policy, auto op) {
+    float const ms = median_ms([&] { cascade::reduce_into(policy, d_in, d_in + n, d_out, Acc(0), op); });
+    Acc const via_host = cascade::reduce(policy, d_in, d_in + n, Acc(0), op);  // the host-returning entry point too
     Acc const via_device = read_back(d_out);
     add_row(name, via_host == via_device ? via_host : via_device + Acc(1) /* flag a mismatch */, ms);
   };
   using namespace cascade;
-  run_policy("default_policy", default_policy{});
-  run_policy("policy<128, 1, sequential, recursive>", policy<128, 1, tree::sequential, finish::recursive>{});
-  run_policy("policy<128, 2, sequential, recursive>", policy<128, 2, tree::sequential, finish::recursive>{});
-  run_policy("policy<256, 8, sequential, recursive>", policy<256, 8, tree::sequential, finish::recursive>{});
-  run_policy("policy<512, 16, sequential, recursive>", policy<512, 16, tree::sequential, finish::recursive>{});
-  run_policy("policy<1024, 4, sequential, recursive>", policy<1024, 4, tree::sequential, finish::recursive>{});
+  run_policy("default_policy", default_policy{}, plus{});
+  run_policy("policy<128, 1, sequential, recursive>", policy<128, 1, tree::sequential, finish::recursive>{}, plus{});
+  run_policy("policy<128, 2, sequential, recursive>", policy<128, 2, tree::sequential, finish::recursive>{}, plus{});
+  run_policy("policy<256, 8, sequential, recursive>", policy<256, 8, tree::sequential, finish::recursive>{}, plus{});
+  run_policy("policy<512, 16, sequential, recursive>", policy<512, 16, tree::sequential, finish::recursive>{}, plus{});
+  run_policy("policy<1024, 4, sequential, recursive>", policy<1024, 4, tree::sequential, finish::recursive>{}, plus{});
+  // The same sum, marked non-commutative: the order-preserving (blocked) layout and trees.
+  run_policy("default_policy, non_commutative(plus)", default_policy{}, non_commutative(plus{}));
+  run_policy("policy<256, 16, interleaved, last_block>, non_comm.", policy<256, 16, tree::interleaved, finish::last_block>{},
+             non_commutative(plus{}));
 
   CASCADE_CUDA_CHECK(cudaFree(d_temp));
   CASCADE_CUDA_CHECK(cudaFree(d_out));

@@ -6,6 +6,11 @@
 #include "docs/examples/minimal.cu"
 #undef main
 
+#define main api_examples_main
+#include "docs/examples/api.cu"
+#undef main
+
 TEST_SUITE("gpu") {
 TEST_CASE("README minimal example") { CHECK(readme_minimal_main() == 0); }
+TEST_CASE("docs/api.md examples") { CHECK(api_examples_main() == 0); }
 }

@@ -5,6 +5,8 @@
 //   int total = cascade::reduce(policy{}, d_values, d_values + n, 0);
 #pragma once
 
+#include "arg_reduce.cuh"
+#include "cross_check.cuh"
 #include "default_policy.cuh"
 #include "error.cuh"
 #include "finish/atomic.cuh"
@@ -13,10 +15,16 @@
 #include "finish/last_block.cuh"
 #include "finish/recursive.cuh"
 #include "finish/two_pass.cuh"
+#include "identity.cuh"
+#include "indexed.cuh"
+#include "monoid.cuh"
+#include "non_commutative.cuh"
 #include "ops.cuh"
 #include "policy.cuh"
 #include "presets.cuh"
 #include "reduce.cuh"
+#include "transform_reduce.cuh"
+#include "tree/by_commutativity.cuh"
 #include "tree/cub_block.cuh"
 #include "tree/interleaved.cuh"
 #include "tree/interleaved_strided.cuh"

@@ -1,13 +1,16 @@
 // cascade/ops.cuh: the reduction operators, transparent function objects usable on host and device.
 //
 //   cascade::reduce(p, d, d + n, 0, cascade::plus{});
-//   cascade::reduce(p, d, d + n, std::numeric_limits<int>::max(), cascade::minimum{});
+//   cascade::reduce(p, d, d + n, cascade::maximum{});      // starts from identity<maximum, T>: -inf or lowest
+//   cascade::reduce(p, flags, flags + n, true, cascade::logical_and{});
 //
-// Each op also names its identity for arithmetic types through cascade::identity<Op, T>.
+// Each op names its identity through cascade::identity<Op, T> (identity.cuh). All of them are
+// associative and commutative; cascade::non_commutative (non_commutative.cuh) marks ops that are not.
 #pragma once
 
-#include <cuda/std/limits>
 #include <cuda/std/type_traits>
+
+#include "identity.cuh"
 
 namespace cascade {
 
@@ -42,42 +45,39 @@ struct maximum {
   }
 };
 
-// identity<Op, T>::value() is the neutral element e of Op over T: op(e, x) == x for every x.
-// The primary template has none (has_identity_v is false); specialize it for your own ops.
-template <class Op, class T, class = void>
-struct identity {};
-
-template <class T>
-struct identity<plus, T, cuda::std::enable_if_t<cuda::std::is_arithmetic_v<T>>> {
-  __host__ __device__ static constexpr T value() { return T(0); }
-};
-
-template <class T>
-struct identity<multiplies, T, cuda::std::enable_if_t<cuda::std::is_arithmetic_v<T>>> {
-  __host__ __device__ static constexpr T value() { return T(1); }
-};
-
-// min starts from the largest value: +inf for floating point, the maximum for integers.
-template <class T>
-struct identity<minimum, T, cuda::std::enable_if_t<cuda::std::is_arithmetic_v<T>>> {
-  __host__ __device__ static constexpr T value() {
-    if constexpr (cuda::std::numeric_limits<T>::has_infinity) return cuda::std::numeric_limits<T>::infinity();
-    else return cuda::std::numeric_limits<T>::max();
+struct logical_and {
+  template <class A, class B>
+  __host__ __device__ constexpr bool operator()(A const& a, B const& b) const {
+    return static_cast<bool>(a) && static_cast<bool>(b);
   }
 };
 
-template <class T>
-struct identity<maximum, T, cuda::std::enable_if_t<cuda::std::is_arithmetic_v<T>>> {
-  __host__ __device__ static constexpr T value() {
-    if constexpr (cuda::std::numeric_limits<T>::has_infinity) return -cuda::std::numeric_limits<T>::infinity();
-    else return cuda::std::numeric_limits<T>::lowest();
+struct logical_or {
+  template <class A, class B>
+  __host__ __device__ constexpr bool operator()(A const& a, B const& b) const {
+    return static_cast<bool>(a) || static_cast<bool>(b);
   }
 };
 
-template <class Op, class T, class = void>
-inline constexpr bool has_identity_v = false;
+struct bit_and {
+  template <class A, class B>
+  __host__ __device__ constexpr auto operator()(A const& a, B const& b) const -> decltype(a & b) {
+    return a & b;
+  }
+};
 
-template <class Op, class T>
-inline constexpr bool has_identity_v<Op, T, cuda::std::void_t<decltype(identity<Op, T>::value())>> = true;
+struct bit_or {
+  template <class A, class B>
+  __host__ __device__ constexpr auto operator()(A const& a, B const& b) const -> decltype(a | b) {
+    return a | b;
+  }
+};
+
+struct bit_xor {
+  template <class A, class B>
+  __host__ __device__ constexpr auto operator()(A const& a, B const& b) const -> decltype(a ^ b) {
+    return a ^ b;
+  }
+};
 
 }  // namespace cascade

@@ -4,10 +4,13 @@
 //   float s  = cascade::reduce(d, d + n, 0.0f);         // default policy, plus
 //   float m  = cascade::reduce(my_policy{}.on(stream), d, d + n, -INFINITY, cascade::maximum{});
 //   cascade::reduce_into(my_policy{}.on(stream), d, d + n, d_out, 0.0f, cascade::plus{});  // no host sync
+//   int   lo = cascade::reduce(my_policy{}, ints, ints + n, cascade::minimum{});  // init = identity: INT_MAX
 //
-// Semantics (as std::reduce and thrust::reduce): the accumulator type is the type of init; the result
-// is init op x0 op x1 ... op x(n-1), with operands regrouped and, unless the policy preserves order,
-// reordered; an empty range gives init; init is applied exactly once; the input is never written.
+// Semantics (as std::reduce and thrust::reduce): the accumulator type is the type of init, and items
+// are converted to it as they are read; the result is init op x0 op x1 ... op x(n-1), with operands
+// regrouped and, unless the op is wrapped in cascade::non_commutative, reordered; an empty range
+// gives init; init is applied exactly once, on the left; the input is never written. Without init,
+// the accumulator is the input's value type and init is the op's identity (identity.cuh, monoid.cuh).
 // Any random-access iterator whose elements the device can read works, and sizes are 64-bit.
 // Errors: std::invalid_argument when last < first; cascade::cuda_error when a CUDA call fails or
 // there is no CUDA device.
@@ -17,12 +20,17 @@
 
 #include <cuda/std/cstdint>
 
+#include <iterator>
 #include <stdexcept>
+#include <string>
 
 #include "default_policy.cuh"
 #include "detail/dispatch.cuh"
 #include "detail/scratch.cuh"
 #include "error.cuh"
+#include "identity.cuh"
+#include "monoid.cuh"
+#include "non_commutative.cuh"
 #include "ops.cuh"
 #include "policy.cuh"
 
@@ -31,10 +39,35 @@ namespace cascade {
 namespace detail {
 
 template <class It>
-cuda::std::int64_t checked_size(It first, It last) {
+cuda::std::int64_t checked_size(It first, It last, char const* who = "cascade::reduce") {
   auto const n = last - first;
-  if (n < 0) throw std::invalid_argument("cascade::reduce: last < first; [first, last) must be a valid range");
+  if (n < 0) throw std::invalid_argument(std::string(who) + ": last < first; [first, last) must be a valid range");
   return static_cast<cuda::std::int64_t>(n);
+}
+
+template <class It>
+using input_value_t = cuda::std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+
+// Whether the argument after [first, last) is an op with a known identity rather than an init value.
+template <class X, class It>
+inline constexpr bool is_identity_op_v = has_identity_v<X, input_value_t<It>>;
+
+}  // namespace detail
+
+namespace detail {
+
+// reduce over [first, first + n) (n >= 0 checked by the caller): the form the other algorithms
+// (argmin, transform_reduce, ...) call with iterators of their own that only need operator[].
+template <class Policy, class It, class T, class Op>
+T reduce_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op) {
+  if (n == 0) return init;
+  cudaStream_t const stream = policy.stream();
+  scratch_buffer slot(sizeof(T), stream);
+  dispatch_reduce_into(policy, first, n, slot.as<T>(), init, op);
+  T result;
+  CASCADE_CUDA_CHECK(cudaMemcpyAsync(&result, slot.as<T>(), sizeof(T), cudaMemcpyDeviceToHost, stream));
+  CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return result;
 }
 
 }  // namespace detail
@@ -57,21 +90,27 @@ void reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init) {
 template <class Policy, class It, class T, class Op>
   requires is_policy_v<Policy>
 T reduce(Policy const& policy, It first, It last, T init, Op op) {
-  auto const n = detail::checked_size(first, last);
-  if (n == 0) return init;
-  cudaStream_t const stream = policy.stream();
-  detail::scratch_buffer slot(sizeof(T), stream);
-  detail::dispatch_reduce_into(policy, first, n, slot.as<T>(), init, op);
-  T result;
-  CASCADE_CUDA_CHECK(cudaMemcpyAsync(&result, slot.as<T>(), sizeof(T), cudaMemcpyDeviceToHost, stream));
-  CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return result;
+  return detail::reduce_n(policy, first, detail::checked_size(first, last), init, op);
 }
 
 template <class Policy, class It, class T>
-  requires is_policy_v<Policy>
+  requires(is_policy_v<Policy> && !detail::is_identity_op_v<T, It>)
 T reduce(Policy const& policy, It first, It last, T init) {
   return reduce(policy, first, last, init, plus{});
+}
+
+// Without init: the op's identity over the input's value type V starts the fold, and V accumulates.
+template <class Policy, class It, class Op>
+  requires(is_policy_v<Policy> && detail::is_identity_op_v<Op, It>)
+detail::input_value_t<It> reduce(Policy const& policy, It first, It last, Op op) {
+  using V = detail::input_value_t<It>;
+  return reduce(policy, first, last, detail::identity_of<V>(op), op);
+}
+
+template <class Policy, class It>
+  requires is_policy_v<Policy>
+detail::input_value_t<It> reduce(Policy const& policy, It first, It last) {
+  return reduce(policy, first, last, plus{});
 }
 
 template <class It, class T, class Op>
@@ -80,10 +119,16 @@ T reduce(It first, It last, T init, Op op) {
   return reduce(default_policy{}, first, last, init, op);
 }
 
-template <class It, class T>
+template <class It, class X>
   requires(!is_policy_v<It>)
-T reduce(It first, It last, T init) {
-  return reduce(default_policy{}, first, last, init, plus{});
+auto reduce(It first, It last, X init_or_op) {
+  return reduce(default_policy{}, first, last, init_or_op);
+}
+
+template <class It>
+  requires(!is_policy_v<It>)
+detail::input_value_t<It> reduce(It first, It last) {
+  return reduce(default_policy{}, first, last, plus{});
 }
 
 }  // namespace cascade

@@ -1,5 +1,6 @@
-// cascade/detail/dispatch.cuh: between the public API and the kernels. Checks the device, handles
-// the empty range, picks the offset type and hands the rest to the policy's finishing strategy.
+// cascade/detail/dispatch.cuh: between the public API and the kernels. Resolves the policy for the
+// op (tree choosers, operand-order checks), checks the device, handles the empty range, picks the
+// offset type and hands the rest to the policy's finishing strategy.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -22,7 +23,11 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
   static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
                 "cascade: the accumulator type (the type of init) must be trivially copyable and default "
                 "constructible, as it lives in registers and shared memory");
-  static_assert(!Policy::tree_type::per_thread_results || Policy::finish_type::accepts_per_thread_results,
+  using resolved = cascade::policy<Policy::block_size, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>,
+                          typename Policy::finish_type>;
+  static_assert(tree_order_check<typename resolved::tree_type, Op>::value &&
+                finish_order_check<typename resolved::finish_type, Op>::value);
+  static_assert(!resolved::tree_type::per_thread_results || resolved::finish_type::accepts_per_thread_results,
                 "cascade: tree::none sends every thread's value straight to the finish, and only finish::atomic "
                 "combines those; pair tree::none with finish::atomic, or pick another tree (e.g. tree::shuffle)");
   cudaStream_t const stream = policy.stream();
@@ -31,13 +36,13 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
     launch_write_value(d_out, init, stream);
     return;
   }
-  using finish = finish_dispatch<typename Policy::finish_type>;
+  using finish = finish_dispatch<typename resolved::finish_type>;
   // 32-bit offsets are cheaper in the tile loop; they must hold n plus one grid stride past it.
   auto const n64 = static_cast<cuda::std::uint64_t>(n);
   if (2 * n64 + static_cast<cuda::std::uint64_t>(Policy::tile_size) < (cuda::std::uint64_t(1) << 32))
-    finish::template run<Policy>(first, static_cast<cuda::std::uint32_t>(n), d_out, init, op, stream);
+    finish::template run<resolved>(first, static_cast<cuda::std::uint32_t>(n), d_out, init, op, stream);
   else
-    finish::template run<Policy>(first, n64, d_out, init, op, stream);
+    finish::template run<resolved>(first, n64, d_out, init, op, stream);
 }
 
 }  // namespace cascade::detail

@@ -1,49 +1,81 @@
-// cascade/detail/thread_fold.cuh: the tile loop. Each thread folds its items, CoarseFactor per tile,
-// over the tiles its block owns, before the block's tree combines the threads' values.
+// cascade/detail/thread_fold.cuh: the tile loop. Each thread folds its items, CoarseFactor per load
+// batch, before the block's tree combines the threads' values. Items are converted to the
+// accumulator type T as they are read.
 //
-// Tile layout (BlockSize B, CoarseFactor C): a tile is B*C consecutive items; thread t takes items
-// t, t + B, ..., t + (C-1)*B, so each of the C loads is coalesced across the block (PMPP Fig 10.15,
-// the slides' kernel 7). Block b owns tiles b, b + gridDim.x, ... (one tile when the grid covers n).
+// Two layouts of a grid's work (BlockSize B, CoarseFactor C; a tile is B*C consecutive items):
+//  - striped, for commutative ops (the fast path): thread t of a tile takes items t, t + B, ...,
+//    t + (C-1)*B (with vector loads: vectors t, t + B, ...), so every load is coalesced across the
+//    block (PMPP Fig 10.15, the slides' kernel 7); block b owns tiles b, b + grid, ...
+//  - blocked, for non-commutative ops: block b owns one contiguous run of tiles and thread t one
+//    contiguous run of items inside it, read C at a time, so a thread's fold, then the tree in thread
+//    order, then the finish in block order is exactly the left-to-right fold.
+// Either way the threads holding items are a prefix [0, num_valid) of the block.
 #pragma once
 
 #include <cuda/std/type_traits>
 
+#include "../non_commutative.cuh"
+#include "math.cuh"
+#include "vector_load.cuh"
+
 namespace cascade::detail {
 
-template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
-__device__ void fold_full_tile(T& acc, bool first_tile, It first, Offset base, Op op) {
-  // Load every item of the tile first so that all C loads are in flight before the first use.
-  T items[CoarseFactor];
-#pragma unroll
-  for (int k = 0; k < CoarseFactor; ++k) items[k] = static_cast<T>(first[base + threadIdx.x + Offset(k) * BlockSize]);
+// acc = acc op items[0] op ... op items[N-1], or items[0] op ... when `fresh` (no value yet).
+template <class T, int N, class Op>
+__device__ void fold_in_order(T& acc, bool fresh, T const (&items)[N], Op op) {
   int k0 = 0;
-  if (first_tile) {
+  if (fresh) {
     acc = items[0];
     k0 = 1;
   }
 #pragma unroll
-  for (int k = 0; k < CoarseFactor; ++k)
+  for (int k = 0; k < N; ++k)
     if (k >= k0) acc = static_cast<T>(op(acc, items[k]));
 }
 
+template <class T, class Op, class X>
+__device__ void fold_one(T& acc, bool fresh, X const& x, Op op) {
+  acc = fresh ? static_cast<T>(x) : static_cast<T>(op(acc, static_cast<T>(x)));
+}
+
+// ---- striped ---------------------------------------------------------------------------------
+
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
-__device__ void fold_partial_tile(T& acc, bool first_tile, It first, Offset base, Offset n, Op op) {
+__device__ void fold_full_tile(T& acc, bool fresh, It first, Offset base, Op op, bool aligned) {
+  // Load every item of the tile first so that all loads are in flight before the first use.
+  T items[CoarseFactor];
+  if constexpr (vectorizable<It, CoarseFactor>) {
+    if (aligned) {
+      constexpr int width = vector_input<It>::width;
+#pragma unroll
+      for (int k = 0; k < CoarseFactor / width; ++k) {
+        auto const v = load_vector<width>(first + base + (Offset(k) * BlockSize + threadIdx.x) * width);
+#pragma unroll
+        for (int j = 0; j < width; ++j) items[k * width + j] = static_cast<T>(v.items[j]);
+      }
+      fold_in_order(acc, fresh, items, op);
+      return;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < CoarseFactor; ++k) items[k] = static_cast<T>(first[base + threadIdx.x + Offset(k) * BlockSize]);
+  fold_in_order(acc, fresh, items, op);
+}
+
+template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
+__device__ void fold_partial_tile(T& acc, bool fresh, It first, Offset base, Offset n, Op op) {
 #pragma unroll
   for (int k = 0; k < CoarseFactor; ++k) {
     Offset const i = base + threadIdx.x + Offset(k) * BlockSize;
     if (i < n) {
-      if (first_tile && k == 0) acc = static_cast<T>(first[i]);  // the caller guarantees this one exists
-      else acc = static_cast<T>(op(acc, first[i]));
+      fold_one(acc, fresh, first[i], op);  // the caller guarantees k == 0 exists
+      fresh = false;
     }
   }
 }
 
-// Returns this thread's fold of its items; `num_valid` receives how many threads of the block hold
-// one (always a prefix [0, num_valid)). Threads outside the prefix return an unspecified value.
-// The block is block `block` of `grid` (blockIdx.x of gridDim.x, or 0 of 1 for a block that folds
-// a whole range alone, as the last block of a single-pass finish does).
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
-__device__ T fold_tiles(It first, Offset n, Op op, int& num_valid, unsigned block, unsigned grid) {
+__device__ T fold_striped(It first, Offset n, Op op, int& num_valid, unsigned block, unsigned grid) {
   constexpr Offset tile = Offset(BlockSize) * CoarseFactor;
   Offset base = Offset(block) * tile;
   Offset const stride = Offset(grid) * tile;
@@ -52,13 +84,84 @@ __device__ T fold_tiles(It first, Offset n, Op op, int& num_valid, unsigned bloc
 
   T acc{};
   if (static_cast<int>(threadIdx.x) >= num_valid) return acc;
-  bool first_tile = true;
+  bool const aligned = is_vector_aligned(first);
+  bool fresh = true;
   for (; base < n; base += stride) {
-    if (n - base >= tile) fold_full_tile<BlockSize, CoarseFactor>(acc, first_tile, first, base, op);
-    else fold_partial_tile<BlockSize, CoarseFactor>(acc, first_tile, first, base, n, op);
-    first_tile = false;
+    if (n - base >= tile) fold_full_tile<BlockSize, CoarseFactor>(acc, fresh, first, base, op, aligned);
+    else fold_partial_tile<BlockSize, CoarseFactor>(acc, fresh, first, base, n, op);
+    fresh = false;
   }
   return acc;
+}
+
+// ---- blocked ---------------------------------------------------------------------------------
+
+// Folds [i, i + CoarseFactor) of contiguous input, in order.
+template <int CoarseFactor, class T, class It, class Offset, class Op>
+__device__ void fold_run(T& acc, bool fresh, It first, Offset i, Op op, bool aligned) {
+  T items[CoarseFactor];
+  if constexpr (vectorizable<It, CoarseFactor>) {
+    if (aligned) {
+      constexpr int width = vector_input<It>::width;
+#pragma unroll
+      for (int k = 0; k < CoarseFactor / width; ++k) {
+        auto const v = load_vector<width>(first + i + Offset(k) * width);
+#pragma unroll
+        for (int j = 0; j < width; ++j) items[k * width + j] = static_cast<T>(v.items[j]);
+      }
+      fold_in_order(acc, fresh, items, op);
+      return;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < CoarseFactor; ++k) items[k] = static_cast<T>(first[i + Offset(k)]);
+  fold_in_order(acc, fresh, items, op);
+}
+
+template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
+__device__ T fold_blocked(It first, Offset n, Op op, int& num_valid, unsigned block, unsigned grid) {
+  constexpr Offset tile = Offset(BlockSize) * CoarseFactor;
+  // Tiles split as evenly as possible, every block at least one (the grid never exceeds the tiles).
+  Offset const tiles = ceil_div(n, tile);
+  Offset const per_block = tiles / grid, extra = tiles % grid;
+  Offset const b = block;
+  Offset const first_tile = b * per_block + (b < extra ? b : extra);
+  Offset const block_tiles = per_block + (b < extra ? 1 : 0);
+  Offset const lo = first_tile * tile;
+  Offset const hi = n - lo < block_tiles * tile ? n : lo + block_tiles * tile;
+  Offset const run = block_tiles * CoarseFactor;  // items per thread, whole batches of CoarseFactor
+  Offset const threads = ceil_div(hi - lo, run);
+  num_valid = threads < Offset(BlockSize) ? static_cast<int>(threads) : BlockSize;
+
+  T acc{};
+  if (static_cast<int>(threadIdx.x) >= num_valid) return acc;
+  Offset i = lo + Offset(threadIdx.x) * run;
+  Offset const end = hi - i < run ? hi : i + run;
+  bool const aligned = is_vector_aligned(first);  // runs start at multiples of CoarseFactor
+  bool fresh = true;
+  for (; end - i >= Offset(CoarseFactor); i += CoarseFactor) {
+    fold_run<CoarseFactor>(acc, fresh, first, i, op, aligned);
+    fresh = false;
+  }
+  for (; i < end; ++i) {
+    fold_one(acc, fresh, first[i], op);
+    fresh = false;
+  }
+  return acc;
+}
+
+// ---- the entry point -------------------------------------------------------------------------
+
+// Returns this thread's fold of its items; `num_valid` receives how many threads of the block hold
+// one (always a prefix [0, num_valid)). Threads outside the prefix return an unspecified value.
+// The block is block `block` of `grid` (blockIdx.x of gridDim.x, or 0 of 1 for a block that folds
+// a whole range alone, as the last block of a single-pass finish does).
+template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
+__device__ T fold_tiles(It first, Offset n, Op op, int& num_valid, unsigned block, unsigned grid) {
+  if constexpr (is_commutative_v<Op>)
+    return fold_striped<BlockSize, CoarseFactor, T>(first, n, op, num_valid, block, grid);
+  else
+    return fold_blocked<BlockSize, CoarseFactor, T>(first, n, op, num_valid, block, grid);
 }
 
 }  // namespace cascade::detail

@@ -27,11 +27,21 @@ namespace cascade::finish {
 
 struct atomic : tag {
   static constexpr bool accepts_per_thread_results = true;
+  static constexpr bool preserves_order = false;
 };
 
 }  // namespace cascade::finish
 
 namespace cascade::detail {
+
+template <class Op>
+struct finish_order_check<finish::atomic, Op> {
+  static_assert(is_commutative_v<Op>,
+                "cascade: finish::atomic combines block results in whatever order they arrive, and the op is "
+                "cascade::non_commutative; use finish::recursive, finish::two_pass, finish::last_block, "
+                "finish::cooperative or finish::host (and a tree other than tree::none)");
+  static constexpr bool value = true;
+};
 
 template <class T, class Op>
 struct atomic_sink {

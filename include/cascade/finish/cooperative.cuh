@@ -20,7 +20,9 @@
 
 namespace cascade::finish {
 
-struct cooperative : tag {};
+struct cooperative : tag {
+  static constexpr bool preserves_order = true;
+};
 
 }  // namespace cascade::finish
 

@@ -25,7 +25,9 @@
 
 namespace cascade::finish {
 
-struct host : tag {};
+struct host : tag {
+  static constexpr bool preserves_order = true;
+};
 
 }  // namespace cascade::finish
 

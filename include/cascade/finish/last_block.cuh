@@ -19,7 +19,9 @@
 
 namespace cascade::finish {
 
-struct last_block : tag {};
+struct last_block : tag {
+  static constexpr bool preserves_order = true;
+};
 
 }  // namespace cascade::finish
 

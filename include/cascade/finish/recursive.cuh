@@ -24,7 +24,9 @@
 
 namespace cascade::finish {
 
-struct recursive : tag {};
+struct recursive : tag {
+  static constexpr bool preserves_order = true;
+};
 
 }  // namespace cascade::finish
 

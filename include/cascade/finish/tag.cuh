@@ -12,11 +12,15 @@
 
 #include <cuda/std/type_traits>
 
+#include "../non_commutative.cuh"
+
 namespace cascade::finish {
 
 struct tag {
   // Whether it can take one value per thread (tree::none) rather than one per block.
   static constexpr bool accepts_per_thread_results = false;
+  // Whether block results are combined strictly in block order; non-commutative ops need it.
+  static constexpr bool preserves_order = false;
 };
 
 template <class T>
@@ -31,6 +35,16 @@ struct finish_dispatch {
   static_assert(sizeof(Finish) == 0,
                 "cascade: no finish_dispatch for this finish tag; use a tag from cascade::finish "
                 "(e.g. cascade::finish::recursive)");
+};
+
+// Checked by the dispatch layer for every call, as tree_order_check is for trees.
+template <class Finish, class Op>
+struct finish_order_check {
+  static_assert(Finish::preserves_order || is_commutative_v<Op>,
+                "cascade: the policy's finish combines block results out of order, and the op is "
+                "cascade::non_commutative; use finish::recursive, finish::two_pass, finish::last_block, "
+                "finish::cooperative or finish::host");
+  static constexpr bool value = true;
 };
 
 }  // namespace cascade::detail

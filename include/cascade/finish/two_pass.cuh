@@ -16,7 +16,9 @@
 
 namespace cascade::finish {
 
-struct two_pass : tag {};
+struct two_pass : tag {
+  static constexpr bool preserves_order = true;
+};
 
 }  // namespace cascade::finish
 

@@ -1,7 +1,7 @@
 // cascade/tree/cub_block.cuh: the block step delegated to cub::BlockReduce (its default algorithm,
 // BLOCK_REDUCE_WARP_REDUCTIONS), a reference point inside cascade's own kernels: same tile loop and
-// finish, CUB's tree. Marked as reordering until the generic-ops work verifies CUB's ordering with a
-// non-commutative test.
+// finish, CUB's tree. CUB documents BLOCK_REDUCE_WARP_REDUCTIONS as supporting non-commutative ops
+// (threads combined in rank order), and the non-commutative tests hold it to that.
 #pragma once
 
 #include <cub/block/block_reduce.cuh>
@@ -11,7 +11,7 @@
 namespace cascade::tree {
 
 struct cub_block : tag {
-  static constexpr bool preserves_order = false;
+  static constexpr bool preserves_order = true;
 };
 
 }  // namespace cascade::tree

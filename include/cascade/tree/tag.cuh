@@ -12,6 +12,8 @@
 
 #include <cuda/std/type_traits>
 
+#include "../non_commutative.cuh"
+
 namespace cascade::tree {
 
 struct tag {
@@ -33,6 +35,25 @@ struct block_reduce {
   static_assert(sizeof(Tree) == 0,
                 "cascade: no block_reduce for this tree tag; use a tag from cascade::tree "
                 "(e.g. cascade::tree::sequential) or specialize cascade::detail::block_reduce for yours");
+};
+
+// The tree a call with op Op uses: Tree itself, except for choosers such as tree::by_commutativity.
+template <class Tree, class Op>
+struct resolve_tree {
+  using type = Tree;
+};
+template <class Tree, class Op>
+using resolve_tree_t = typename resolve_tree<Tree, Op>::type;
+
+// Checked by the dispatch layer for every call: a tree that reorders operands cannot serve an op
+// marked non_commutative. Reordering trees specialize it to name themselves in the message.
+template <class Tree, class Op>
+struct tree_order_check {
+  static_assert(Tree::preserves_order || is_commutative_v<Op>,
+                "cascade: the policy's tree reorders operands, and the op is cascade::non_commutative; use an "
+                "order-preserving tree (tree::shuffle, tree::interleaved, tree::interleaved_strided, tree::redux "
+                "or tree::cub_block), or cascade::default_policy, which picks one by itself");
+  static constexpr bool value = true;
 };
 
 }  // namespace cascade::detail

@@ -1,0 +1,240 @@
+// The examples of docs/api.md: each region between "// [name]" and "// [/name]" is shown there under
+// that name. test/docs_test.cu compiles this file and runs it on the GPU; main returns 0 when every
+// example got the answer it states.
+#include <cascade/cascade.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/sequence.h>
+
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+
+// [non_commutative_op]
+struct mat2 {  // 2x2 matrices of uint32: the product is associative, not commutative
+  std::uint32_t a, b, c, d;
+};
+struct mat2_product {
+  __host__ __device__ mat2 operator()(mat2 x, mat2 y) const {
+    return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
+  }
+};
+// [/non_commutative_op]
+
+// [identity_specialization]
+struct longest {  // a user op: the longer of two lengths
+  __host__ __device__ int operator()(int a, int b) const { return a < b ? b : a; }
+};
+template <>
+struct cascade::identity<longest, int> {
+  __host__ __device__ static constexpr int value() { return 0; }
+};
+// [/identity_specialization]
+
+namespace api_examples {
+
+int failures = 0;
+void expect(bool ok, char const* what) {
+  if (!ok) {
+    std::printf("docs/api.md example failed: %s\n", what);
+    ++failures;
+  }
+}
+
+void run() {
+  thrust::device_vector<float> v(1000);
+  thrust::sequence(v.begin(), v.end());  // 0, 1, ..., 999
+  float const* d = thrust::raw_pointer_cast(v.data());
+  long long const n = 1000;
+  thrust::device_vector<int> w(1000, 3);
+  int const* ints = thrust::raw_pointer_cast(w.data());
+
+  {
+    // [reduce]
+    float sum = cascade::reduce(d, d + n, 0.0f);                                   // default_policy, plus
+    float top = cascade::reduce(cascade::default_policy{}, d, d + n, -1.0f, cascade::maximum{});
+    float low = cascade::reduce(cascade::default_policy{}, d, d + n, cascade::minimum{});  // init: +inf
+    float all = cascade::reduce(cascade::default_policy{}, d, d + n);              // plus from 0
+    // [/reduce]
+    expect(sum == 499500.0f && top == 999.0f && low == 0.0f && all == 499500.0f, "reduce");
+  }
+  {
+    // [reduce_into]
+    thrust::device_vector<float> out(1);
+    cudaStream_t stream;
+    cudaStreamCreate(&stream);
+    cascade::reduce_into(cascade::default_policy{}.on(stream), d, d + n, out.data(), 0.0f, cascade::plus{});
+    cudaStreamSynchronize(stream);  // reduce_into does not wait
+    cudaStreamDestroy(stream);
+    // [/reduce_into]
+    expect(out[0] == 499500.0f, "reduce_into");
+  }
+  {
+    // [policy]
+    using my_policy = cascade::policy<512, 8, cascade::tree::shuffle, cascade::finish::last_block>;
+    static_assert(cascade::is_policy_v<my_policy> && my_policy::tile_size == 4096);
+    float sum = cascade::reduce(my_policy{}.on(cudaStreamPerThread), d, d + n, 0.0f);
+    // [/policy]
+    expect(sum == 499500.0f, "policy");
+  }
+  {
+    // [default_policy]
+    float sum = cascade::reduce(cascade::default_policy{}, d, d + n, 0.0f);  // sequential tree for plus
+    // [/default_policy]
+    expect(sum == 499500.0f, "default_policy");
+  }
+  {
+    // [presets]
+    float s1 = cascade::reduce(cascade::presets::harris_reduce1{}, d, d + n, 0.0f);  // the slides' kernel 1
+    float s7 = cascade::reduce(cascade::presets::harris_reduce7{}, d, d + n, 0.0f);  // ... and kernel 7
+    float sp = cascade::reduce(cascade::presets::pmpp_coarsened{}, d, d + n, 0.0f);  // PMPP Fig 10.15
+    // [/presets]
+    expect(s1 == 499500.0f && s7 == 499500.0f && sp == 499500.0f, "presets");
+  }
+  {
+    // [trees]
+    namespace tree = cascade::tree;
+    using interleaved = cascade::policy<256, 4, tree::interleaved, cascade::finish::recursive>;
+    using redux = cascade::policy<256, 4, tree::redux, cascade::finish::recursive>;  // __reduce_add_sync
+    using cub_tree = cascade::policy<256, 4, tree::cub_block, cascade::finish::recursive>;
+    int a = cascade::reduce(interleaved{}, ints, ints + n, 0);
+    int b = cascade::reduce(redux{}, ints, ints + n, 0);
+    int c = cascade::reduce(cub_tree{}, ints, ints + n, 0);
+    // [/trees]
+    expect(a == 3000 && b == 3000 && c == 3000, "trees");
+  }
+  {
+    // [by_commutativity]
+    using either = cascade::tree::by_commutativity<cascade::tree::sequential, cascade::tree::shuffle>;
+    using p = cascade::policy<256, 16, either, cascade::finish::recursive>;
+    int sum = cascade::reduce(p{}, ints, ints + n, 0);  // plus is commutative: tree::sequential
+    // [/by_commutativity]
+    expect(sum == 3000, "by_commutativity");
+  }
+  {
+    // [finishes]
+    namespace finish = cascade::finish;
+    using atomic = cascade::policy<256, 8, cascade::tree::shuffle, finish::atomic>;           // atomicAdd
+    using single_pass = cascade::policy<256, 8, cascade::tree::shuffle, finish::last_block>;  // one launch
+    using on_host = cascade::policy<256, 8, cascade::tree::shuffle, finish::host>;            // CPU folds
+    int a = cascade::reduce(atomic{}, ints, ints + n, 0);
+    int b = cascade::reduce(single_pass{}, ints, ints + n, 0);
+    int c = cascade::reduce(on_host{}, ints, ints + n, 0);
+    // [/finishes]
+    expect(a == 3000 && b == 3000 && c == 3000, "finishes");
+  }
+  {
+    // [ops]
+    auto p = cascade::default_policy{};
+    thrust::device_vector<unsigned> u(4);
+    u[0] = 12; u[1] = 10; u[2] = 6; u[3] = 7;
+    unsigned const* x = thrust::raw_pointer_cast(u.data());
+    unsigned s = cascade::reduce(p, x, x + 4, cascade::plus{});         // 35
+    unsigned m = cascade::reduce(p, x, x + 4, cascade::multiplies{});   // 5040
+    unsigned lo = cascade::reduce(p, x, x + 4, cascade::minimum{});     // 6
+    unsigned hi = cascade::reduce(p, x, x + 4, cascade::maximum{});     // 12
+    unsigned all = cascade::reduce(p, x, x + 4, cascade::logical_and{});  // 1: all nonzero
+    unsigned any = cascade::reduce(p, x, x + 4, cascade::logical_or{});   // 1
+    unsigned a = cascade::reduce(p, x, x + 4, cascade::bit_and{});      // 0b0000 = 0
+    unsigned o = cascade::reduce(p, x, x + 4, cascade::bit_or{});       // 0b1111 = 15
+    unsigned e = cascade::reduce(p, x, x + 4, cascade::bit_xor{});      // 12^10^6^7 = 7
+    // [/ops]
+    expect(s == 35 && m == 5040 && lo == 6 && hi == 12 && all == 1 && any == 1 && a == 0 && o == 15 && e == 7, "ops");
+  }
+  {
+    // [identity]
+    static_assert(cascade::identity<cascade::plus, int>::value() == 0);
+    static_assert(cascade::identity<cascade::minimum, int>::value() == INT_MAX);
+    float ninf = cascade::identity<cascade::maximum, float>::value();     // -inf
+    __half hinf = cascade::identity<cascade::minimum, __half>::value();   // +inf
+    static_assert(cascade::has_identity_v<cascade::bit_xor, unsigned>);
+    static_assert(!cascade::has_identity_v<cascade::bit_xor, float>);     // no bits to xor
+    // [/identity]
+    expect(std::isinf(ninf) && ninf < 0 && std::isinf(static_cast<float>(hinf)), "identity");
+  }
+  {
+    // [identity_specialization_use]
+    int longest_run = cascade::reduce(cascade::default_policy{}, ints, ints + n, longest{});  // starts from 0
+    // [/identity_specialization_use]
+    expect(longest_run == 3, "identity specialization");
+  }
+  {
+    // [monoid]
+    auto op = cascade::monoid([] __device__(float a, float b) { return fmaxf(a, b); }, -INFINITY);
+    float top = cascade::reduce(cascade::default_policy{}, d, d + n, op);  // 999
+    float none = cascade::reduce(cascade::default_policy{}, d, d, op);     // empty: -inf
+    static_assert(cascade::is_monoid_v<cascade::monoid_op<cascade::maximum, int>>);
+    // [/monoid]
+    expect(top == 999.0f && std::isinf(none), "monoid");
+  }
+  {
+    // [non_commutative]
+    thrust::device_vector<mat2> m(100000, mat2{1, 1, 0, 1});  // [[1,1],[0,1]]^k = [[1,k],[0,1]]
+    mat2 const* pm = thrust::raw_pointer_cast(m.data());
+    auto op = cascade::non_commutative(mat2_product{});
+    static_assert(!cascade::is_commutative_v<decltype(op)>);
+    mat2 r = cascade::reduce(cascade::default_policy{}, pm, pm + 100000, mat2{1, 0, 0, 1}, op);  // in order
+    // [/non_commutative]
+    expect(r.a == 1 && r.b == 100000 && r.c == 0 && r.d == 1, "non_commutative");
+  }
+  {
+    // [argmin]
+    cascade::indexed<float> lo = cascade::argmin(cascade::default_policy{}, d, d + n);  // {0, 0.0f}
+    cascade::indexed<float> hi = cascade::argmax(cascade::default_policy{}, d, d + n);  // {999, 999.0f}
+    cascade::minmax_result<float> both = cascade::minmax(cascade::default_policy{}, d, d + n);
+    // [/argmin]
+    expect(lo.index == 0 && hi.index == 999 && both.min == lo && both.max == hi, "argmin");
+  }
+  {
+    // [arg_ops]
+    cascade::indexed<int> a{4, 7}, b{2, 7}, c{9, 1};
+    cascade::indexed<int> first_min = cascade::arg_min{}(a, b);  // {2, 7}: ties go to the smaller index
+    cascade::indexed<int> max = cascade::arg_max{}(a, c);        // {4, 7}
+    // [/arg_ops]
+    expect(first_min.index == 2 && max.index == 4, "arg ops");
+  }
+  {
+    // [transform_reduce]
+    auto square = [] __device__(float x) { return x * x; };
+    double ss = cascade::transform_reduce(cascade::default_policy{}, d, d + n, 0.0, cascade::plus{}, square);
+    // [/transform_reduce]
+    expect(ss == 332833500.0, "transform_reduce");  // exact: squares < 2^20, sums in double
+  }
+  {
+    // [cross_check]
+    cascade::cross_check_result<float> r =
+        cascade::cross_check(cascade::presets::harris_reduce4{}, d, d + n, 0.0f, cascade::plus{});
+    if (!r.agree) std::printf("cascade %g, CUB %g, allowed %g\n", r.cascade, r.cub, r.tolerance);
+    // [/cross_check]
+    expect(r.agree && r.cascade == 499500.0f && r.cub == 499500.0f, "cross_check");
+  }
+  {
+    // [big_sizes]
+    thrust::counting_iterator<std::int64_t> i(0);
+    std::int64_t const count = (std::int64_t(1) << 32) + 1;  // sizes are 64-bit
+    std::int64_t odd = cascade::transform_reduce(cascade::default_policy{}, i, i + count, std::int64_t(0),
+                                                 cascade::plus{}, [] __device__(std::int64_t k) { return k & 1; });
+    // [/big_sizes]
+    expect(odd == std::int64_t(1) << 31, "big sizes");
+  }
+  {
+    // [errors]
+    bool threw = false;
+    try {
+      cascade::reduce(cascade::default_policy{}, d + 1, d, 0.0f);  // last < first
+    } catch (std::invalid_argument const& e) {
+      threw = true;  // cascade::cuda_error (a std::runtime_error with .code()) when a CUDA call fails
+    }
+    // [/errors]
+    expect(threw, "errors");
+  }
+}
+
+}  // namespace api_examples
+
+int main() {
+  api_examples::run();
+  return api_examples::failures == 0 ? 0 : 1;
+}

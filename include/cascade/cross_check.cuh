@@ -1,0 +1,148 @@
+// cascade/cross_check.cuh: run cascade and cub::DeviceReduce on the same input and compare.
+//
+//   auto r = cascade::cross_check(my_policy{}, d, d + n, 0.0f, cascade::plus{});
+//   if (!r.agree) std::printf("cascade %g, CUB %g, allowed %g\n", r.cascade, r.cub, r.tolerance);
+//
+// For trying a policy on your data before adopting it. The results agree when:
+//  - integers, bool and any op: they are equal;
+//  - floating point (float, double, __half, __nv_bfloat16 accumulators):
+//      plus:        |cascade - cub| <= 2 gamma(k) S, where S = sum |x_i| (computed in double by a third
+//                   pass), gamma(k) = k u / (1 - k u), u = epsilon / 2 and k = ceil(n / 4096) +
+//                   2 ceil(log2 n) + 64 bounds how many additions any item goes through in either
+//                   algorithm (Higham, Accuracy and Stability of Numerical Algorithms, 4.2). k holds
+//                   whenever each grid has at least 4096 threads, true of cascade's policies and of CUB
+//                   on any GPU with 16 or more SMs; tree::none with finish::atomic (one float atomic
+//                   per thread) breaks it, and cross_check reports the damage. The bound is infinite
+//                   (agree) once k u >= 1, e.g. float sums beyond 2^36 items.
+//      multiplies:  |cascade - cub| <= 2 gamma(n - 1) max(|cascade|, |cub|)  (n - 1 roundings, any order);
+//      minimum, maximum, any other op: equal (either may be -0 where the other is +0), or both NaN;
+//  - other types: equal by operator== where the type has one, bytewise otherwise.
+// CUB assumes commutative ops, so an op wrapped in cascade::non_commutative does not compile here:
+// check those against a host fold. Synchronizes the policy's stream; CUB's temporary storage comes
+// from cascade's scratch pool.
+#pragma once
+
+#include <cub/device/device_reduce.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/cstring>
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+
+#include "error.cuh"
+#include "identity.cuh"
+#include "monoid.cuh"
+#include "non_commutative.cuh"
+#include "ops.cuh"
+#include "policy.cuh"
+#include "reduce.cuh"
+#include "transform_reduce.cuh"
+
+namespace cascade {
+
+template <class T>
+struct cross_check_result {
+  T cascade;         // cascade::reduce under the given policy
+  T cub;             // cub::DeviceReduce::Reduce
+  bool agree;        // within `tolerance` (see above)
+  double tolerance;  // the largest |cascade - cub| accepted; 0 means exact
+};
+
+namespace detail {
+
+template <class T>
+__host__ __device__ double to_double(T const& x) {
+  if constexpr (cuda::std::is_same_v<T, __half> || cuda::std::is_same_v<T, __nv_bfloat16>)
+    return static_cast<double>(static_cast<float>(x));
+  else
+    return static_cast<double>(x);
+}
+
+template <class T>
+struct abs_as_double {
+  template <class X>
+  __device__ double operator()(X const& x) const {
+    double const d = to_double(static_cast<T>(x));
+    return d < 0 ? -d : d;
+  }
+};
+
+template <class Op, class Base>
+inline constexpr bool is_op_v = cuda::std::is_same_v<Op, Base>;
+template <class Op, class E, class Base>
+inline constexpr bool is_op_v<monoid_op<Op, E>, Base> = cuda::std::is_same_v<Op, Base>;
+
+// gamma(k) = k u / (1 - k u) for T's unit roundoff u; infinite once k u >= 1.
+template <class T>
+double rounding_gamma(double k) {
+  double const u = to_double(cuda::std::numeric_limits<T>::epsilon()) / 2;
+  return k * u >= 1 ? std::numeric_limits<double>::infinity() : k * u / (1 - k * u);
+}
+
+inline double sum_depth_bound(cuda::std::int64_t n) {
+  double const log2n = n > 1 ? std::ceil(std::log2(static_cast<double>(n))) : 0;
+  return std::ceil(static_cast<double>(n) / 4096) + 2 * log2n + 64;
+}
+
+template <class T, class = void>
+inline constexpr bool has_equality = false;
+template <class T>
+inline constexpr bool has_equality<T, cuda::std::void_t<decltype(cuda::std::declval<T const&>() == cuda::std::declval<T const&>())>> = true;
+
+template <class T>
+bool same_value(T const& a, T const& b) {
+  if constexpr (has_equality<T>) return static_cast<bool>(a == b);
+  else return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+template <class T, class It>
+T cub_reduce_value(It first, cuda::std::int64_t n, T init, auto op, cudaStream_t stream) {
+  scratch_buffer out(sizeof(T), stream);
+  std::size_t bytes = 0;
+  check_cuda(cub::DeviceReduce::Reduce(nullptr, bytes, first, out.as<T>(), n, op, init, stream),
+             "cub::DeviceReduce::Reduce (size query)");
+  scratch_buffer temp(bytes > 0 ? bytes : 1, stream);
+  check_cuda(cub::DeviceReduce::Reduce(temp.as<unsigned char>(), bytes, first, out.as<T>(), n, op, init, stream),
+             "cub::DeviceReduce::Reduce");
+  T result;
+  check_cuda(cudaMemcpyAsync(&result, out.as<T>(), sizeof(T), cudaMemcpyDeviceToHost, stream),
+             "cudaMemcpyAsync (cross_check CUB result)");
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (cross_check)");
+  return result;
+}
+
+}  // namespace detail
+
+template <class Policy, class It, class T, class Op>
+  requires is_policy_v<Policy>
+cross_check_result<T> cross_check(Policy const& policy, It first, It last, T init, Op op) {
+  static_assert(is_commutative_v<Op>,
+                "cascade::cross_check: cub::DeviceReduce assumes a commutative op, so it cannot check one "
+                "marked cascade::non_commutative; compare with a host fold instead");
+  auto const n = detail::checked_size(first, last, "cascade::cross_check");
+  cross_check_result<T> r{};
+  r.cascade = reduce(policy, first, last, init, op);
+  r.cub = detail::cub_reduce_value<T>(first, n, init, op, policy.stream());
+  if constexpr (detail::is_floating_v<T>) {
+    double const a = detail::to_double(r.cascade), b = detail::to_double(r.cub);
+    if constexpr (detail::is_op_v<Op, plus>) {
+      double const sum_abs = transform_reduce(default_policy{}.on(policy.stream()), first, last, 0.0, plus{},
+                                              detail::abs_as_double<T>{});
+      r.tolerance = 2 * detail::rounding_gamma<T>(detail::sum_depth_bound(n)) * sum_abs;
+    } else if constexpr (detail::is_op_v<Op, multiplies>) {
+      r.tolerance = 2 * detail::rounding_gamma<T>(static_cast<double>(n > 1 ? n - 1 : 0)) *
+                    (std::fabs(a) > std::fabs(b) ? std::fabs(a) : std::fabs(b));
+    }
+    r.agree = a == b || (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= r.tolerance;
+  } else {
+    r.agree = detail::same_value(r.cascade, r.cub);
+  }
+  return r;
+}
+
+}  // namespace cascade

@@ -1,0 +1,135 @@
+// cascade/identity.cuh: the neutral element of an operator over a type, op(e, x) == x for every x.
+//
+//   int   e = cascade::identity<cascade::minimum, int>::value();      // INT_MAX
+//   __half h = cascade::identity<cascade::maximum, __half>::value();  // -inf
+//   static_assert(cascade::has_identity_v<cascade::bit_xor, unsigned>);
+//
+// Declared for cascade's ops over every arithmetic type, __half and __nv_bfloat16: plus 0,
+// multiplies 1, minimum +inf (floating point) or the maximum (integers), maximum -inf or the lowest,
+// logical_and true, logical_or false (as T: 1 and 0; neutral up to truth value), and for integers
+// only bit_and ~0, bit_or 0, bit_xor 0. Specialize identity<YourOp, T> (a static value()) for your
+// own ops, or pair an op with its identity at the call with cascade::monoid (monoid.cuh).
+// cascade needs no identity to reduce: it is what reduce(policy, first, last, op) starts from, and
+// what the tests and hardware paths use to pad.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
+namespace cascade {
+
+struct plus;
+struct multiplies;
+struct minimum;
+struct maximum;
+struct logical_and;
+struct logical_or;
+struct bit_and;
+struct bit_or;
+struct bit_xor;
+
+namespace detail {
+
+// Floating point in the wide sense: float, double and CUDA's 16-bit types.
+template <class T>
+inline constexpr bool is_floating_v = cuda::std::is_floating_point_v<T> || cuda::std::is_same_v<T, __half> ||
+                                      cuda::std::is_same_v<T, __nv_bfloat16>;
+
+// Arithmetic in the wide sense: what cascade's ops declare identities for.
+template <class T>
+inline constexpr bool is_numeric_v = cuda::std::is_arithmetic_v<T> || is_floating_v<T>;
+
+template <class T>
+inline constexpr bool is_bitwise_v = cuda::std::is_integral_v<T>;
+
+}  // namespace detail
+
+// The primary template has no value(): has_identity_v<Op, T> is false for it.
+template <class Op, class T, class = void>
+struct identity {};
+
+template <class T>
+struct identity<plus, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> {
+  __host__ __device__ static constexpr T value() { return T(0); }
+};
+
+template <class T>
+struct identity<multiplies, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> {
+  __host__ __device__ static constexpr T value() { return T(1); }
+};
+
+template <class T>
+struct identity<minimum, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> {
+  __host__ __device__ static constexpr T value() {
+    if constexpr (cuda::std::numeric_limits<T>::has_infinity) return cuda::std::numeric_limits<T>::infinity();
+    else return cuda::std::numeric_limits<T>::max();
+  }
+};
+
+template <class T>
+struct identity<maximum, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> {
+  __host__ __device__ static constexpr T value() {
+    if constexpr (cuda::std::numeric_limits<T>::has_infinity) return -cuda::std::numeric_limits<T>::infinity();
+    else return cuda::std::numeric_limits<T>::lowest();
+  }
+};
+
+template <class T>
+struct identity<logical_and, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> {
+  __host__ __device__ static constexpr T value() { return T(1); }
+};
+
+template <class T>
+struct identity<logical_or, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> {
+  __host__ __device__ static constexpr T value() { return T(0); }
+};
+
+template <class T>
+struct identity<bit_and, T, cuda::std::enable_if_t<detail::is_bitwise_v<T>>> {
+  __host__ __device__ static constexpr T value() { return static_cast<T>(~T(0)); }
+};
+
+template <class T>
+struct identity<bit_or, T, cuda::std::enable_if_t<detail::is_bitwise_v<T>>> {
+  __host__ __device__ static constexpr T value() { return T(0); }
+};
+
+template <class T>
+struct identity<bit_xor, T, cuda::std::enable_if_t<detail::is_bitwise_v<T>>> {
+  __host__ __device__ static constexpr T value() { return T(0); }
+};
+
+namespace detail {
+
+// Where the identity of an op object comes from: the trait, or (specializations in monoid.cuh and
+// non_commutative.cuh) the value a wrapper carries. get<T>(op) is SFINAE-friendly.
+template <class Op>
+struct identity_source {
+  template <class T>
+  __host__ __device__ static constexpr auto get(Op const&) -> decltype(identity<Op, T>::value()) {
+    return identity<Op, T>::value();
+  }
+};
+
+template <class T, class Op>
+__host__ __device__ constexpr auto identity_of(Op const& op) -> decltype(identity_source<Op>::template get<T>(op)) {
+  return identity_source<Op>::template get<T>(op);
+}
+
+template <class T, class Op, class = void>
+inline constexpr bool has_identity = false;
+template <class T, class Op>
+inline constexpr bool has_identity<T, Op, cuda::std::void_t<decltype(identity_of<T>(cuda::std::declval<Op const&>()))>> =
+    true;
+
+}  // namespace detail
+
+// Whether cascade knows an identity of Op over T (declared by identity<Op, T>, or carried by a monoid).
+template <class Op, class T>
+inline constexpr bool has_identity_v = detail::has_identity<T, Op>;
+
+}  // namespace cascade

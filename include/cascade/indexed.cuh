@@ -1,0 +1,62 @@
+// cascade/indexed.cuh: a value with its position, what argmin, argmax and minmax return, and the ops
+// that reduce such pairs.
+//
+//   cascade::indexed<float> m = cascade::argmin(policy{}, d, d + n);  // m.index, m.value
+//
+// Ties go to the smaller index, so the result is the first occurrence; the ops are associative and
+// commutative (index breaks ties), so every policy may use them. NaN compares neither less nor
+// greater, so with NaNs in the input the result is unspecified, as with cub::ArgMin.
+#pragma once
+
+#include <cuda/std/cstdint>
+
+namespace cascade {
+
+template <class T>
+struct indexed {
+  cuda::std::int64_t index;
+  T value;
+
+  __host__ __device__ friend constexpr bool operator==(indexed const& a, indexed const& b) {
+    return a.index == b.index && a.value == b.value;
+  }
+};
+
+template <class T>
+struct minmax_result {
+  indexed<T> min;
+  indexed<T> max;
+
+  __host__ __device__ friend constexpr bool operator==(minmax_result const& a, minmax_result const& b) {
+    return a.min == b.min && a.max == b.max;
+  }
+};
+
+// The smaller value; of equal values, the smaller index.
+struct arg_min {
+  template <class T>
+  __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
+    if (b.value < a.value) return b;
+    if (a.value < b.value) return a;
+    return b.index < a.index ? b : a;
+  }
+};
+
+// The larger value; of equal values, the smaller index.
+struct arg_max {
+  template <class T>
+  __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
+    if (a.value < b.value) return b;
+    if (b.value < a.value) return a;
+    return b.index < a.index ? b : a;
+  }
+};
+
+struct arg_min_max {
+  template <class T>
+  __host__ __device__ constexpr minmax_result<T> operator()(minmax_result<T> const& a, minmax_result<T> const& b) const {
+    return {arg_min{}(a.min, b.min), arg_max{}(a.max, b.max)};
+  }
+};
+
+}  // namespace cascade

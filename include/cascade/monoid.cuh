@@ -1,0 +1,57 @@
+// cascade/monoid.cuh: a custom operator paired with its identity, at the call.
+//
+//   auto op = cascade::monoid([] __device__ (float a, float b) { return fmaxf(a, b); }, -INFINITY);
+//   float m = cascade::reduce(policy{}, d, d + n, op);            // starts from -inf; n == 0 gives -inf
+//
+// The monoid calls the wrapped op unchanged and makes has_identity_v<decltype(op), T> true for every
+// T the identity converts to. Combine with non_commutative(...) in either order.
+#pragma once
+
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
+#include "identity.cuh"
+#include "non_commutative.cuh"
+
+namespace cascade {
+
+template <class Op, class E>
+struct monoid_op {
+  Op op;
+  E identity_element;
+
+  template <class A, class B>
+  __host__ __device__ constexpr auto operator()(A&& a, B&& b) const
+      -> decltype(op(cuda::std::forward<A>(a), cuda::std::forward<B>(b))) {
+    return op(cuda::std::forward<A>(a), cuda::std::forward<B>(b));
+  }
+};
+
+// Pairs `op` with `identity_element`, which must satisfy op(e, x) == x for every x.
+template <class Op, class E>
+__host__ __device__ constexpr monoid_op<Op, E> monoid(Op op, E identity_element) {
+  return {op, identity_element};
+}
+
+template <class Op>
+inline constexpr bool is_monoid_v = false;
+template <class Op, class E>
+inline constexpr bool is_monoid_v<monoid_op<Op, E>> = true;
+
+// A monoid is as commutative as the op it wraps.
+template <class Op, class E>
+inline constexpr bool is_commutative_v<monoid_op<Op, E>> = is_commutative_v<Op>;
+
+namespace detail {
+
+template <class Op, class E>
+struct identity_source<monoid_op<Op, E>> {
+  template <class T, class = cuda::std::enable_if_t<cuda::std::is_convertible_v<E const&, T>>>
+  __host__ __device__ static constexpr T get(monoid_op<Op, E> const& m) {
+    return static_cast<T>(m.identity_element);
+  }
+};
+
+}  // namespace detail
+
+}  // namespace cascade

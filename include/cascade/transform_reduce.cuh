@@ -1,0 +1,25 @@
+// cascade/transform_reduce.cuh: reduce the transformed items, in one pass, nothing stored between.
+//
+//   auto square = [] __host__ __device__ (float x) { return x * x; };
+//   float ss = cascade::transform_reduce(policy{}, d, d + n, 0.0f, cascade::plus{}, square);
+//
+// As std::transform_reduce: init op t(x0) op t(x1) ... op t(x(n-1)), the accumulator is init's type
+// and t's results are converted to it. t runs on the device once per item (extended __device__
+// lambdas work, as with reduce; finish::host needs __host__ __device__ ops as usual). Errors and
+// operand order as reduce.
+#pragma once
+
+#include "detail/input_iterators.cuh"
+#include "policy.cuh"
+#include "reduce.cuh"
+
+namespace cascade {
+
+template <class Policy, class It, class T, class ReduceOp, class TransformOp>
+  requires is_policy_v<Policy>
+T transform_reduce(Policy const& policy, It first, It last, T init, ReduceOp reduce_op, TransformOp transform_op) {
+  auto const n = detail::checked_size(first, last, "cascade::transform_reduce");
+  return detail::reduce_n(policy, detail::transform_input<It, TransformOp, T>{first, transform_op}, n, init, reduce_op);
+}
+
+}  // namespace cascade

@@ -1,0 +1,6 @@
+// expect: the second tree serves non-commutative ops and must preserve operand order
+#include <cascade/cascade.cuh>
+using t = cascade::tree::by_commutativity<cascade::tree::shuffle, cascade::tree::sequential>;
+using p = cascade::policy<256, 4, t, cascade::finish::recursive>;
+int f(int const* d) { return cascade::reduce(p{}, d, d + 1, 0); }
+int main() { return 0; }
