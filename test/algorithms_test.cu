@@ -183,6 +183,9 @@ TEST_CASE("transform_reduce: sum of squares, dot product through a zip iterator,
   thrust::device_vector<float> none;
   CHECK(cascade::transform_reduce(cascade::default_policy{}, none.begin(), none.end(), 7.0, cascade::plus{}, square{}) ==
         7.0);
+}
+
+TEST_CASE("transform_reduce over a counting iterator beyond 2^32") {
   thrust::counting_iterator<std::int64_t> count(0);
   std::int64_t const big = (std::int64_t(1) << 32) + 3;
   CHECK(cascade::transform_reduce(cascade::default_policy{}, count, count + big, std::int64_t(0), cascade::plus{},

@@ -1,6 +1,9 @@
 // The operators and their identities, on the host (the same functions run on the device).
 #include <doctest/doctest.h>
 
+#include <cascade/indexed.cuh>
+#include <cascade/monoid.cuh>
+#include <cascade/non_commutative.cuh>
 #include <cascade/ops.cuh>
 
 #include <cmath>
@@ -55,4 +58,68 @@ TEST_CASE("ops without a declared identity say so") {
   static_assert(!cascade::has_identity_v<custom_op, int>);
   static_assert(!cascade::has_identity_v<cascade::plus, pair>);
   CHECK(custom_op{}(1, 2) == 33);
+}
+
+TEST_CASE_TEMPLATE("logical and bitwise identities are neutral", T, bool, std::int8_t, std::uint16_t, std::int32_t,
+                   std::uint64_t) {
+  T const samples[] = {T(0), T(1), std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest()};
+  for (T x : samples) {
+    CAPTURE(+x);
+    CHECK(static_cast<T>(cascade::logical_and{}(cascade::identity<cascade::logical_and, T>::value(), x)) ==
+          static_cast<T>(x != T(0)));
+    CHECK(static_cast<T>(cascade::logical_or{}(cascade::identity<cascade::logical_or, T>::value(), x)) ==
+          static_cast<T>(x != T(0)));
+    CHECK(static_cast<T>(cascade::bit_and{}(cascade::identity<cascade::bit_and, T>::value(), x)) == x);
+    CHECK(static_cast<T>(cascade::bit_or{}(cascade::identity<cascade::bit_or, T>::value(), x)) == x);
+    CHECK(static_cast<T>(cascade::bit_xor{}(cascade::identity<cascade::bit_xor, T>::value(), x)) == x);
+  }
+  static_assert(!cascade::has_identity_v<cascade::bit_and, float>);  // no bits to combine
+}
+
+TEST_CASE_TEMPLATE("16-bit floating identities: 0, 1, +-inf", T, __half, __nv_bfloat16) {
+  auto const f = [](T x) { return static_cast<float>(x); };
+  CHECK(f(cascade::identity<cascade::plus, T>::value()) == 0.0f);
+  CHECK(f(cascade::identity<cascade::multiplies, T>::value()) == 1.0f);
+  CHECK(f(cascade::identity<cascade::minimum, T>::value()) == std::numeric_limits<float>::infinity());
+  CHECK(f(cascade::identity<cascade::maximum, T>::value()) == -std::numeric_limits<float>::infinity());
+  T const x = T(2.5f);
+  CHECK(f(cascade::plus{}(cascade::identity<cascade::plus, T>::value(), x)) == 2.5f);
+  CHECK(f(cascade::minimum{}(cascade::identity<cascade::minimum, T>::value(), x)) == 2.5f);
+  CHECK(f(cascade::maximum{}(cascade::identity<cascade::maximum, T>::value(), x)) == 2.5f);
+}
+
+TEST_CASE("monoid and non_commutative: the op unchanged, the identity and the order property carried") {
+  auto const m = cascade::monoid(custom_op{}, 0);
+  CHECK(m(1, 2) == 33);
+  CHECK(cascade::detail::identity_of<int>(m) == 0);
+  CHECK(cascade::detail::identity_of<long>(m) == 0L);
+  static_assert(cascade::has_identity_v<decltype(m), int>);
+  static_assert(cascade::is_monoid_v<decltype(m)> && !cascade::is_monoid_v<custom_op>);
+  static_assert(cascade::is_commutative_v<decltype(m)> && cascade::is_commutative_v<cascade::plus>);
+
+  auto const nc = cascade::non_commutative(custom_op{});
+  CHECK(nc(1, 2) == 33);
+  static_assert(!cascade::is_commutative_v<decltype(nc)>);
+  static_assert(!cascade::has_identity_v<decltype(nc), int>);
+  auto const both = cascade::non_commutative(cascade::monoid(custom_op{}, 7));
+  auto const other_way = cascade::monoid(cascade::non_commutative(custom_op{}), 7);
+  CHECK(cascade::detail::identity_of<int>(both) == 7);
+  CHECK(cascade::detail::identity_of<int>(other_way) == 7);
+  static_assert(!cascade::is_commutative_v<decltype(both)> && !cascade::is_commutative_v<decltype(other_way)>);
+  // The trait passes through non_commutative to the wrapped op's declaration.
+  CHECK(cascade::detail::identity_of<int>(cascade::non_commutative(cascade::plus{})) == 0);
+  static_assert(!cascade::has_identity_v<cascade::monoid_op<custom_op, pair>, int>);  // pair does not convert
+}
+
+TEST_CASE("arg ops: smaller / larger value, the smaller index on ties") {
+  cascade::indexed<int> const a{4, 7}, b{2, 7}, c{9, 1};
+  CHECK(cascade::arg_min{}(a, b) == b);
+  CHECK(cascade::arg_min{}(b, a) == b);
+  CHECK(cascade::arg_min{}(a, c) == c);
+  CHECK(cascade::arg_max{}(a, c) == a);
+  CHECK(cascade::arg_max{}(c, b) == b);
+  cascade::minmax_result<int> const ma{a, a}, mc{c, c};
+  auto const mm = cascade::arg_min_max{}(ma, mc);
+  CHECK(mm.min == c);
+  CHECK(mm.max == a);
 }

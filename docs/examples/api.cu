@@ -192,8 +192,10 @@ void run() {
     cascade::indexed<int> a{4, 7}, b{2, 7}, c{9, 1};
     cascade::indexed<int> first_min = cascade::arg_min{}(a, b);  // {2, 7}: ties go to the smaller index
     cascade::indexed<int> max = cascade::arg_max{}(a, c);        // {4, 7}
+    cascade::minmax_result<int> ma{a, a}, mc{c, c};
+    cascade::minmax_result<int> both = cascade::arg_min_max{}(ma, mc);  // {{9, 1}, {4, 7}}
     // [/arg_ops]
-    expect(first_min.index == 2 && max.index == 4, "arg ops");
+    expect(first_min.index == 2 && max.index == 4 && both.min.index == 9 && both.max.index == 4, "arg ops");
   }
   {
     // [transform_reduce]
@@ -221,14 +223,20 @@ void run() {
   }
   {
     // [errors]
-    bool threw = false;
+    bool bad_range = false, bad_call = false;
     try {
       cascade::reduce(cascade::default_policy{}, d + 1, d, 0.0f);  // last < first
-    } catch (std::invalid_argument const& e) {
-      threw = true;  // cascade::cuda_error (a std::runtime_error with .code()) when a CUDA call fails
+    } catch (std::invalid_argument const&) {
+      bad_range = true;
+    }
+    try {
+      CASCADE_CUDA_CHECK(cudaSetDevice(1 << 20));  // the same check cascade applies to its own calls
+    } catch (cascade::cuda_error const& e) {
+      bad_call = e.code() == cudaErrorInvalidDevice;  // e.what() names the call and the error
+      cudaGetLastError();                             // clear it, as after any failed CUDA call
     }
     // [/errors]
-    expect(threw, "errors");
+    expect(bad_range && bad_call, "errors");
   }
 }
 

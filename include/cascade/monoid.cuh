@@ -33,16 +33,16 @@ __host__ __device__ constexpr monoid_op<Op, E> monoid(Op op, E identity_element)
   return {op, identity_element};
 }
 
+namespace detail {
+
 template <class Op>
-inline constexpr bool is_monoid_v = false;
+struct is_monoid : cuda::std::false_type {};
 template <class Op, class E>
-inline constexpr bool is_monoid_v<monoid_op<Op, E>> = true;
+struct is_monoid<monoid_op<Op, E>> : cuda::std::true_type {};
 
 // A monoid is as commutative as the op it wraps.
 template <class Op, class E>
-inline constexpr bool is_commutative_v<monoid_op<Op, E>> = is_commutative_v<Op>;
-
-namespace detail {
+struct is_commutative<monoid_op<Op, E>> : is_commutative<Op> {};
 
 template <class Op, class E>
 struct identity_source<monoid_op<Op, E>> {
@@ -53,5 +53,8 @@ struct identity_source<monoid_op<Op, E>> {
 };
 
 }  // namespace detail
+
+template <class Op>
+inline constexpr bool is_monoid_v = detail::is_monoid<cuda::std::remove_cvref_t<Op>>::value;
 
 }  // namespace cascade

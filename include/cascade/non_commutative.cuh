@@ -36,10 +36,15 @@ __host__ __device__ constexpr non_commutative_op<Op> non_commutative(Op op) {
 
 // Whether cascade may swap the operands of Op (false only for ops wrapped by non_commutative,
 // directly or inside a monoid).
+namespace detail {
 template <class Op>
-inline constexpr bool is_commutative_v = true;
+struct is_commutative : cuda::std::true_type {};
 template <class Op>
-inline constexpr bool is_commutative_v<non_commutative_op<Op>> = false;
+struct is_commutative<non_commutative_op<Op>> : cuda::std::false_type {};
+}  // namespace detail
+
+template <class Op>
+inline constexpr bool is_commutative_v = detail::is_commutative<cuda::std::remove_cvref_t<Op>>::value;
 
 namespace detail {
 
