@@ -76,7 +76,7 @@ struct l2_reader {
 
 template <class OutIt, class T>
 __global__ void copy_value_kernel(OutIt d_out, T const* src) {
-  *d_out = *src;
+  store_value(d_out, *src);
 }
 
 template <class OutIt, class T>

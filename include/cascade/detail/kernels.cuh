@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(BlockSize) reduce_tiles_kernel(It first, Offse
 
 template <class OutIt, class T>
 __global__ void write_value_kernel(OutIt d_out, T value) {
-  *d_out = value;
+  store_value(d_out, value);
 }
 
 // Launches one pass of `Policy`'s kernel over [first, first + n) with `grid` blocks.

@@ -33,11 +33,11 @@ __global__ void __launch_bounds__(BlockSize)
     cooperative_kernel(It first, Offset n, Op op, T* partials, OutIt d_out, T init) {
   __shared__ typename block_reduce<Tree, BlockSize, T>::storage storage;
   T const partial = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first, n, op, blockIdx.x, gridDim.x);
-  if (threadIdx.x == 0) partials[blockIdx.x] = partial;
+  if (threadIdx.x == 0) store_value(partials + blockIdx.x, partial);
   cooperative_groups::this_grid().sync();
   if (blockIdx.x != 0) return;
   T const total = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, l2_reader<T>{partials}, gridDim.x, op, 0, 1);
-  if (threadIdx.x == 0) *d_out = static_cast<T>(op(init, total));
+  if (threadIdx.x == 0) store_value(d_out, static_cast<T>(op(init, total)));
 }
 
 template <>

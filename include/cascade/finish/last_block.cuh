@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(BlockSize)
   __shared__ bool is_last;
   T const partial = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first, n, op, blockIdx.x, gridDim.x);
   if (threadIdx.x == 0) {
-    partials[blockIdx.x] = partial;
+    store_value(partials + blockIdx.x, partial);
     __threadfence();  // the partial is visible device-wide before the ticket says so
     is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
   }
@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(BlockSize)
   __threadfence();
   T const total = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, l2_reader<T>{partials}, gridDim.x, op, 0, 1);
   if (threadIdx.x == 0) {
-    *d_out = static_cast<T>(op(init, total));
+    store_value(d_out, static_cast<T>(op(init, total)));
     *ticket = 0;
   }
 }
