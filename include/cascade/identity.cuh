@@ -90,7 +90,10 @@ struct identity<logical_or, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> 
 
 template <class T>
 struct identity<bit_and, T, cuda::std::enable_if_t<detail::is_bitwise_v<T>>> {
-  __host__ __device__ static constexpr T value() { return static_cast<T>(~T(0)); }
+  __host__ __device__ static constexpr T value() {
+    if constexpr (cuda::std::is_same_v<T, bool>) return true;
+    else return static_cast<T>(~T(0));
+  }
 };
 
 template <class T>

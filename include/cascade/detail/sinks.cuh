@@ -2,26 +2,25 @@
 // partials for a later pass, or is the last pass and writes op(init, result) to the output.
 #pragma once
 
-#include <cuda/std/cstring>
 #include <cuda/std/type_traits>
 
 namespace cascade::detail {
 
-// *out = value. To device memory of type T with padding (e.g. indexed<int>: 8 + 4 + 4 bytes) the
-// whole object representation is stored, word by word, so that a later byte copy of the result
-// (cudaMemcpy to the host, l2_reader) reads no uninitialized bytes (compute-sanitizer initcheck).
+// *out = value. To device memory of a type that may have padding (e.g. indexed<int>: 8 + 4 bytes
+// and 4 of padding) the words are zeroed first, so that a later byte copy of the result (cudaMemcpy
+// to the host) reads only bytes the device wrote (what compute-sanitizer initcheck checks). Copying the value's own
+// padding would not do: the compiler may drop stores of indeterminate bytes.
+template <class T>
+inline constexpr bool may_have_padding = !cuda::std::is_arithmetic_v<T> && !cuda::std::has_unique_object_representations_v<T>;
+
 template <class OutIt, class T>
 __device__ void store_value(OutIt out, T const& value) {
-  if constexpr (cuda::std::is_same_v<OutIt, T*> && !cuda::std::has_unique_object_representations_v<T> &&
-                sizeof(T) % 4 == 0 && alignof(T) >= 4) {
-    unsigned words[sizeof(T) / 4];
-    cuda::std::memcpy(words, &value, sizeof(T));
-    auto* dst = reinterpret_cast<unsigned*>(out);
+  if constexpr (cuda::std::is_same_v<OutIt, T*> && may_have_padding<T> && sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+    auto* words = reinterpret_cast<unsigned volatile*>(out);  // volatile: kept even where *out = value rewrites it
 #pragma unroll
-    for (unsigned w = 0; w < sizeof(T) / 4; ++w) dst[w] = words[w];
-  } else {
-    *out = value;
+    for (unsigned w = 0; w < sizeof(T) / 4; ++w) words[w] = 0;
   }
+  *out = value;
 }
 
 template <class T>
