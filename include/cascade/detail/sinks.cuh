@@ -8,8 +8,8 @@ namespace cascade::detail {
 
 // *out = value. To device memory of a type that may have padding (e.g. indexed<int>: 8 + 4 bytes
 // and 4 of padding) the words are zeroed first, so that a later byte copy of the result (cudaMemcpy
-// to the host) reads only bytes the device wrote (what compute-sanitizer initcheck checks). Copying the value's own
-// padding would not do: the compiler may drop stores of indeterminate bytes.
+// to the host) reads only bytes the device wrote, which is what compute-sanitizer initcheck checks.
+// Copying the value's own padding would not do: the compiler may drop stores of indeterminate bytes.
 template <class T>
 inline constexpr bool may_have_padding = !cuda::std::is_arithmetic_v<T> && !cuda::std::has_unique_object_representations_v<T>;
 
