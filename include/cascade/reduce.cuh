@@ -52,10 +52,6 @@ using input_value_t = cuda::std::remove_cv_t<typename std::iterator_traits<It>::
 template <class X, class It>
 inline constexpr bool is_identity_op_v = has_identity_v<X, input_value_t<It>>;
 
-}  // namespace detail
-
-namespace detail {
-
 // reduce over [first, first + n) (n >= 0 checked by the caller): the form the other algorithms
 // (argmin, transform_reduce, ...) call with iterators of their own that only need operator[].
 template <class Policy, class It, class T, class Op>
