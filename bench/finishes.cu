@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "support/env.cuh"
+#include "measure/env.cuh"
 #include "support/input.cuh"
-#include "support/timer.cuh"
+#include "measure/timer.cuh"
 
 namespace {
 

@@ -34,7 +34,9 @@ TEST_CASE("policy is stateless except for its stream") {
 
 TEST_CASE("default_policy is a valid policy") {
   static_assert(cascade::is_policy_v<cascade::default_policy>);
-  CHECK(cascade::default_policy::block_size >= 32);
+  auto const s = reinterpret_cast<cudaStream_t>(0x1234);
+  CHECK(cascade::default_policy{}.on(s).stream() == s);
+  CHECK(cascade::default_policy{}.stream() == nullptr);
 }
 
 TEST_CASE("strategy tags are recognised and the tag bases are not") {

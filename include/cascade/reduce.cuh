@@ -20,13 +20,14 @@
 
 #include <cuda/std/cstdint>
 
+#include <cstring>
 #include <iterator>
 #include <stdexcept>
 #include <string>
 
 #include "default_policy.cuh"
 #include "detail/dispatch.cuh"
-#include "detail/scratch.cuh"
+#include "detail/pinned.cuh"
 #include "error.cuh"
 #include "identity.cuh"
 #include "monoid.cuh"
@@ -52,17 +53,34 @@ using input_value_t = cuda::std::remove_cv_t<typename std::iterator_traits<It>::
 template <class X, class It>
 inline constexpr bool is_identity_op_v = has_identity_v<X, input_value_t<It>>;
 
+// Where reduce() has the device write its result: a page-locked host block (detail/pinned.cuh), which
+// the device writes through the unified address space, so no copy is enqueued after the kernels. An
+// iterator rather than T*: finishes that accumulate into a T* output (finish::atomic) then keep their
+// atomics in device memory and only store the final value here.
+template <class T>
+struct host_result {
+  T* slot;
+  __host__ __device__ T& operator*() const { return *slot; }
+};
+
 // reduce over [first, first + n) (n >= 0 checked by the caller): the form the other algorithms
 // (argmin, transform_reduce, ...) call with iterators of their own that only need operator[].
 template <class Policy, class It, class T, class Op>
 T reduce_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op) {
   if (n == 0) return init;
   cudaStream_t const stream = policy.stream();
-  scratch_buffer slot(sizeof(T), stream);
-  dispatch_reduce_into(policy, first, n, slot.as<T>(), init, op);
+  void* const block = pinned_acquire(sizeof(T));
+  try {
+    dispatch_reduce_into(policy, first, n, host_result<T>{static_cast<T*>(block)}, init, op);
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  } catch (...) {
+    (void)cudaStreamSynchronize(stream);  // enqueued work may still write the block
+    pinned_release(block);
+    throw;
+  }
   T result;
-  CASCADE_CUDA_CHECK(cudaMemcpyAsync(&result, slot.as<T>(), sizeof(T), cudaMemcpyDeviceToHost, stream));
-  CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::memcpy(&result, block, sizeof(T));
+  pinned_release(block);
   return result;
 }
 

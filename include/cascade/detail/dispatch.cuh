@@ -1,6 +1,7 @@
-// cascade/detail/dispatch.cuh: between the public API and the kernels. Resolves the policy for the
-// op (tree choosers, operand-order checks), checks the device, handles the empty range, picks the
-// offset type and hands the rest to the policy's finishing strategy.
+// cascade/detail/dispatch.cuh: between the public API and the kernels. Looks default_policy up in the
+// tuning tables, resolves the policy for the op (tree choosers, operand-order checks), checks the
+// device, handles the empty range, picks the offset type and hands the rest to the policy's
+// finishing strategy.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,12 +9,53 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
+#include <iterator>
+
+#include "../default_policy.cuh"
 #include "../finish/tag.cuh"
 #include "../policy.cuh"
+#include "../tuning/table.cuh"
 #include "device.cuh"
 #include "kernels.cuh"
 
 namespace cascade::detail {
+
+// The item type the tables are keyed on: the iterator's value type, or the accumulator's for cascade's
+// own internal iterators, which have none.
+template <class It, class T>
+struct table_item {
+  using type = T;
+};
+template <class It, class T>
+  requires requires { typename std::iterator_traits<It>::value_type; }
+struct table_item<It, T> {
+  using type = typename std::iterator_traits<It>::value_type;
+};
+
+// The table architecture for compute capability `cc` (x 10): the newest one not newer, else the oldest.
+template <int First, int... Rest>
+int table_arch(tuning::arch_list<First, Rest...>, int cc) {
+  int chosen = First;
+  ((chosen = Rest <= cc ? Rest : chosen), ...);
+  return chosen;
+}
+
+template <class Policy, class It, class OutIt, class T, class Op>
+void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op);
+template <class Policy, class It, class OutIt, class T, class Op>
+void dispatch_policy(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op);
+
+template <int... Archs, class It, class OutIt, class T, class Op>
+void dispatch_tuned(tuning::arch_list<Archs...> archs, default_policy const& policy, It first, cuda::std::int64_t n,
+                    OutIt d_out, T init, Op op) {
+  device_info const& device = current_device();  // a clear cuda_error when there is no device
+  int const arch = table_arch(archs, device.cc_major * 10 + device.cc_minor);
+  constexpr int bytes = tuning::item_bytes_of<typename table_item<It, T>::type>;
+  auto const run = [&](auto chosen) { dispatch_reduce_into(chosen.on(policy.stream()), first, n, d_out, init, op); };
+  ((arch == Archs ? visit_range(typename tuning::table<Archs, bytes, tuning::op_kind_of<Op>>::type{}, n, run)
+                  : void()),
+   ...);
+}
 
 template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
@@ -23,6 +65,15 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
   static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
                 "cascade: the accumulator type (the type of init) must be trivially copyable and default "
                 "constructible, as it lives in registers and shared memory");
+  if constexpr (cuda::std::is_same_v<Policy, default_policy>) {
+    dispatch_tuned(tuning::tuned_archs{}, policy, first, n, d_out, init, op);
+  } else {
+    dispatch_policy(policy, first, n, d_out, init, op);
+  }
+}
+
+template <class Policy, class It, class OutIt, class T, class Op>
+void dispatch_policy(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
   using resolved = cascade::policy<Policy::block_size, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>,
                           typename Policy::finish_type>;
   static_assert(tree_order_check<typename resolved::tree_type, Op>::value &&

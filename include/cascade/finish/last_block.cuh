@@ -3,10 +3,12 @@
 // resets the ticket (CUDA's threadFenceReduction sample; CUB's single-pass designs use the same
 // fence-then-flag idea).
 //
-// Launches: 1 kernel, after a 4-byte memset that zeroes this call's ticket (tickets and partials are
-// the call's own scratch, never shared between calls). Grid: sized to fill the device once, blocks
-// looping over tiles. Deterministic: the last block folds the partials in index order, whichever
-// block it is.
+// Launches: 1 kernel. The ticket is the stream's own (detail/stream_tickets.cuh): the last block
+// zeroes it again, so calls on one stream reuse it without a memset; a call made while its stream is
+// being captured into a graph zeroes a ticket in its own scratch instead (a memset, then the kernel),
+// since a graph may be replayed on several streams at once. Partials are the call's own scratch.
+// Grid: sized to fill the device once, blocks looping over tiles. Deterministic: the last block folds
+// the partials in index order, whichever block it is.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +17,7 @@
 #include "../detail/kernels.cuh"
 #include "../detail/math.cuh"
 #include "../detail/scratch.cuh"
+#include "../detail/stream_tickets.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {
@@ -59,12 +62,16 @@ struct finish_dispatch<finish::last_block> {
     auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
     unsigned const grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
 
-    // [ticket | padding to T's alignment | partials]
+    unsigned* ticket = stream_ticket(stream);
+    // [own ticket, when captured | padding to T's alignment | partials]
     constexpr std::size_t partials_offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
-    scratch_buffer scratch(partials_offset + sizeof(T) * std::size_t(grid), stream);
-    auto* ticket = scratch.as<unsigned>();
-    auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + partials_offset);
-    check_cuda(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync (last_block ticket)");
+    std::size_t const own_ticket_bytes = ticket == nullptr ? partials_offset : 0;
+    scratch_buffer scratch(own_ticket_bytes + sizeof(T) * std::size_t(grid), stream);
+    auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + own_ticket_bytes);
+    if (ticket == nullptr) {
+      ticket = scratch.as<unsigned>();
+      check_cuda(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync (last_block ticket)");
+    }
     kernel<<<grid, Policy::block_size, 0, stream>>>(first, n, op, partials, ticket, d_out, init);
     check_cuda(cudaGetLastError(), "last_block_kernel<<<...>>> (launch)");
   }

@@ -1,4 +1,4 @@
-// bench/support/timer.cuh: how cascade measures device time. CUDA events around the timed call
+// src/measure/timer.cuh: how cascade measures device time. CUDA events around the timed call
 // only, warm-up runs first, the median of many runs. Hot: the same buffers again (inputs that fit
 // in L2 are read from L2). Cold: before every run a buffer twice the L2 size is written, evicting
 // the input, and only then the start event is recorded.
@@ -46,6 +46,16 @@ class timer {
     }
     std::nth_element(ms.begin(), ms.begin() + runs / 2, ms.end());
     return ms[runs / 2] * 1e3;
+  }
+
+  // The same, with the number of runs fitted to a time budget: up to `max_runs` for fast calls, down
+  // to 5 when one run is long (a seed kernel at 2^30 items), so sweeps stay bounded.
+  template <class F>
+  double median_us_budget(F&& run, bool cold, int max_runs = 51, double budget_us = 2e5) {
+    double const one = median_us(run, cold, 2, 1);
+    int runs = static_cast<int>(budget_us / (one > 1 ? one : 1));
+    runs = std::clamp(runs, 5, max_runs) | 1;  // odd: the median is one run's time
+    return median_us(run, cold, 1, runs);
   }
 
  private:

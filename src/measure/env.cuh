@@ -1,4 +1,4 @@
-// bench/support/env.cuh: what a results file records about where it was measured.
+// src/measure/env.cuh: what a results file records about where it was measured.
 #pragma once
 
 #include <cascade/error.cuh>
@@ -17,11 +17,11 @@ struct options {
 
 inline options parse_options(int argc, char** argv) {
   options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i + 1 < argc; ++i) {
     std::string const key = argv[i];
-    if (key == "--out") o.out_path = argv[i + 1];
-    else if (key == "--commit") o.commit = argv[i + 1];
-    else if (key == "--driver") o.driver = argv[i + 1];
+    if (key == "--out") o.out_path = argv[++i];
+    else if (key == "--commit") o.commit = argv[++i];
+    else if (key == "--driver") o.driver = argv[++i];
   }
   return o;
 }

@@ -1,0 +1,86 @@
+// src/measure/workspace.cuh: one configuration's buffers on the device, and timing one call on them.
+#pragma once
+
+#include <cascade/error.cuh>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "candidates.cuh"
+#include "timer.cuh"
+
+namespace cascade_measure {
+
+// Items (seeded, up to max_n), the output slot, CUB's temporary storage for up to max_n items (made
+// here, outside any timed region) and the init every call uses (the op's identity).
+class workspace {
+ public:
+  workspace(config const& c, long long max_n, unsigned long long seed) : ops_(c.ops()), max_n_(max_n) {
+    CASCADE_CUDA_CHECK(cudaMalloc(&items_, static_cast<std::size_t>(max_n) * ops_.item_bytes));
+    ops_.fill(items_, max_n, seed);
+    CASCADE_CUDA_CHECK(cudaMalloc(&out_, 64));
+    temp_bytes_ = ops_.cub_temp_bytes(max_n);
+    CASCADE_CUDA_CHECK(cudaMalloc(&temp_, temp_bytes_ == 0 ? 1 : temp_bytes_));
+    init_.resize(ops_.accumulator_bytes);
+    ops_.identity(init_.data());
+  }
+  ~workspace() {
+    cudaFree(items_);
+    cudaFree(out_);
+    cudaFree(temp_);
+  }
+  workspace(workspace const&) = delete;
+  workspace& operator=(workspace const&) = delete;
+
+  typed_ops const& ops() const { return ops_; }
+  void const* items() const { return items_; }
+  void* out() const { return out_; }
+  void const* init() const { return init_.data(); }
+
+  void cub(long long n) const {
+    std::size_t bytes = ops_.cub_temp_bytes(n);  // host-side arithmetic, no device work
+    ops_.cub_reduce(temp_, bytes, items_, n, out_, nullptr);
+  }
+  void candidate(candidate const& c, long long n) const { c.run(items_, n, out_, init_.data(), nullptr); }
+  std::vector<unsigned char> read_out() const {
+    std::vector<unsigned char> v(ops_.accumulator_bytes);
+    CASCADE_CUDA_CHECK(cudaMemcpy(v.data(), out_, v.size(), cudaMemcpyDeviceToHost));
+    return v;
+  }
+  // Poisons the output slot, so that a call that writes nothing cannot pass for one that agrees.
+  void poison_out() const { CASCADE_CUDA_CHECK(cudaMemset(out_, 0xA5, 64)); }
+
+ private:
+  typed_ops ops_;
+  long long max_n_;
+  void* items_ = nullptr;
+  void* out_ = nullptr;
+  void* temp_ = nullptr;
+  std::size_t temp_bytes_ = 0;
+  std::vector<unsigned char> init_;
+};
+
+struct timing {
+  double hot_us = NAN, cold_us = NAN;
+  bool agrees = false;
+  std::string value;  // the result, formatted
+};
+
+// Times `call` hot and cold (up to max_runs each, fewer for long calls) and checks the device result
+// it leaves against `reference`.
+template <class F>
+timing time_device_call(cascade_bench::timer& t, workspace const& w, F&& call, std::vector<unsigned char> const& reference,
+                        int max_runs, double budget_us) {
+  timing r;
+  r.hot_us = t.median_us_budget(call, false, max_runs, budget_us);
+  r.cold_us = t.median_us_budget(call, true, max_runs, budget_us);
+  w.poison_out();
+  call();
+  auto const got = w.read_out();
+  r.agrees = w.ops().agrees(got.data(), reference.data());
+  r.value = w.ops().format(got.data());
+  return r;
+}
+
+}  // namespace cascade_measure

@@ -1,0 +1,238 @@
+// cascade-tune: measures the policy space on this GPU for a type and op, prints the best policy for
+// each size range, and writes the tuning table that cascade::default_policy dispatch reads.
+//
+//   cascade-tune --config float-plus [--config int32-minimum ...] | --all
+//                [--min-log2 10] [--max-log2 30] [--step 1] [--tolerance 0.01]
+//                [--table include/cascade/tuning/sm90.cuh] [--out results.json] [--commit SHA] [--driver VERSION]
+//
+// For each size it times every candidate of the sweep (block size x coarse factor, tree x finish;
+// src/measure/candidates.cu) hot and cold, scores it by sqrt(hot x cold), and reports the best. The
+// table may only name candidates that keep operand order and take any type (finish last_block,
+// recursive or two_pass); among those it keeps, size by size, a policy within `tolerance` of the
+// best one, switching as rarely as it can, so that default_policy instantiates few kernels. With
+// --table it replaces that table's entries for the tuned (item size, op kind) keys and leaves the
+// others. --all tunes the keys the tables have: int8, half, float and double items, plus and minimum.
+#include <cascade/error.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "measure/candidates.cuh"
+#include "measure/env.cuh"
+#include "measure/timer.cuh"
+#include "measure/workspace.cuh"
+
+namespace {
+
+using namespace cascade_measure;
+
+struct settings {
+  cascade_bench::options io;
+  std::vector<std::string> configs;
+  int min_log2 = 10, max_log2 = 30, step = 1;
+  double tolerance = 0.01;
+  std::string table_path;
+};
+
+settings parse(int argc, char** argv) {
+  settings s;
+  s.io = cascade_bench::parse_options(argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    std::string const key = argv[i];
+    std::string const value = i + 1 < argc ? argv[i + 1] : "";
+    if (key == "--all") {
+      for (char const* k : {"int8-plus", "int8-minimum", "half-plus", "half-minimum", "float-plus", "float-minimum",
+                            "double-plus", "double-minimum"})
+        s.configs.push_back(k);
+      continue;
+    }
+    if (key == "--config") s.configs.push_back(value);
+    else if (key == "--min-log2") s.min_log2 = std::stoi(value);
+    else if (key == "--max-log2") s.max_log2 = std::stoi(value);
+    else if (key == "--step") s.step = std::max(1, std::stoi(value));
+    else if (key == "--tolerance") s.tolerance = std::stod(value);
+    else if (key == "--table") s.table_path = value;
+    else continue;
+    ++i;
+  }
+  return s;
+}
+
+struct chosen_range {
+  long long max_n;  // -1: no bound
+  candidate const* policy;
+};
+
+// Size by size, a table-eligible candidate within tolerance of the best eligible one, keeping each
+// choice over the longest run of sizes it can.
+std::vector<chosen_range> choose_ranges(std::vector<candidate> const& all, std::vector<long long> const& sizes,
+                                        std::vector<std::vector<double>> const& score, double tolerance) {
+  std::size_t const m = sizes.size();
+  std::vector<double> best(m, 1e300);
+  for (std::size_t k = 0; k < all.size(); ++k)
+    if (all[k].table_eligible)
+      for (std::size_t i = 0; i < m; ++i) best[i] = std::min(best[i], score[k][i]);
+  auto const ok = [&](std::size_t k, std::size_t i) { return score[k][i] <= best[i] * (1 + tolerance); };
+  std::vector<chosen_range> out;
+  for (std::size_t i = 0; i < m;) {
+    std::size_t best_k = 0, best_end = i;
+    double best_total = 1e300;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      if (!all[k].table_eligible || !ok(k, i)) continue;
+      std::size_t j = i;
+      double total = 0;
+      while (j < m && ok(k, j)) total += score[k][j] / best[j], ++j;
+      if (j > best_end || (j == best_end && total < best_total)) best_k = k, best_end = j, best_total = total;
+    }
+    long long const bound =
+        best_end >= m ? -1 : static_cast<long long>(std::sqrt(double(sizes[best_end - 1]) * double(sizes[best_end])));
+    out.push_back({bound, &all[best_k]});
+    i = best_end;
+  }
+  return out;
+}
+
+std::string entry_text(int arch, config const& c, std::vector<chosen_range> const& ranges, std::string const& where) {
+  std::ostringstream o;
+  char const* kind = std::string(c.op) == "plus" ? "sum" : "min_max";
+  o << "// [entry " << c.item_bytes << " " << kind << "] tuned with " << c.key << " (" << c.item << " items, "
+    << c.accumulator << " accumulator) " << where << "\n";
+  o << "template <>\nstruct table<" << arch << ", " << c.item_bytes << ", op_kind::" << kind << "> {\n";
+  o << "  using type = ranges<";
+  for (std::size_t i = 0; i < ranges.size(); ++i)
+    o << (i ? ",\n                      " : "") << "range<" << ranges[i].max_n << ", " << ranges[i].policy->spelling << ">";
+  o << ">;\n};\n// [/entry]\n";
+  return o.str();
+}
+
+std::string skeleton(int arch) {
+  std::ostringstream o;
+  o << "// cascade/tuning/sm" << arch << ".cuh: the tuning table for compute capability " << arch / 10 << "." << arch % 10
+    << ", written by cascade-tune\n// (src/tune.cu). Each entry says which GPU and results file it came from; "
+       "keys with no entry of their\n// own use the float (4-byte) entry of the same op kind.\n#pragma once\n\n"
+       "#include \"../finish/last_block.cuh\"\n#include \"../finish/recursive.cuh\"\n#include \"../finish/two_pass.cuh\"\n"
+       "#include \"../tree/by_commutativity.cuh\"\n#include \"../tree/cub_block.cuh\"\n#include \"../tree/redux.cuh\"\n"
+       "#include \"../tree/sequential.cuh\"\n#include \"../tree/shuffle.cuh\"\n#include \"../tree/unrolled.cuh\"\n"
+       "#include \"table.cuh\"\n\nnamespace cascade::tuning {\n\n"
+       "template <int ItemBytes, op_kind Kind>\nstruct table<"
+    << arch << ", ItemBytes, Kind> : table<" << arch << ", 4, Kind> {};\n\n}  // namespace cascade::tuning\n";
+  return o.str();
+}
+
+// Replaces (or adds) the entry for `key` ("4 sum") in the table text.
+std::string with_entry(std::string text, std::string const& key, std::string const& entry) {
+  std::string const open = "// [entry " + key + "]";
+  std::size_t const at = text.find(open);
+  if (at != std::string::npos) {
+    std::size_t const close = text.find("// [/entry]\n", at);
+    text.replace(at, close + 12 - at, entry);
+    return text;
+  }
+  std::size_t const end = text.rfind("}  // namespace cascade::tuning");
+  text.insert(end, entry + "\n");
+  return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  settings const s = parse(argc, argv);
+  if (s.configs.empty()) {
+    std::fprintf(stderr, "cascade-tune: name a configuration (--config KEY, or --all); the keys are:");
+    for (auto const& c : configs()) std::fprintf(stderr, " %s", c.key);
+    std::fprintf(stderr, "\n");
+    return 1;
+  }
+  if (!cascade_bench::have_gpu("cascade-tune")) return 2;
+  auto const env = cascade_bench::read_environment();
+  int const arch = env.cc_major * 10 + env.cc_minor;
+  cascade_bench::timer t;
+  std::vector<std::string> json;
+  std::string table_text;
+  if (!s.table_path.empty()) {
+    std::ifstream in(s.table_path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    table_text = in ? ss.str() : skeleton(arch);
+  }
+
+  for (std::size_t ci = 0; ci < s.configs.size(); ++ci) {
+    config const* c = find_config(s.configs[ci]);
+    if (c == nullptr) {
+      std::fprintf(stderr, "cascade-tune: unknown configuration %s\n", s.configs[ci].c_str());
+      return 1;
+    }
+    std::vector<candidate> all;
+    for (auto& k : c->candidates())
+      if (k.group == "shape" || k.group == "strategy") all.push_back(k);
+    std::vector<long long> sizes;
+    for (int lg = s.min_log2; lg <= s.max_log2; lg += s.step) sizes.push_back(1ll << lg);
+    workspace w(*c, sizes.back(), 0x7E57ull + ci);
+    std::vector<std::vector<double>> score(all.size(), std::vector<double>(sizes.size(), 1e300));
+
+    std::printf("\n%s: %zu candidates, sizes 2^%d..2^%d\n", c->key, all.size(), s.min_log2, s.max_log2);
+    std::printf("%-6s %9s %9s  %-40s %9s %9s  %-40s\n", "n", "hot", "cold", "best", "hot", "cold", "best for the table");
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      long long const n = sizes[i];
+      w.cub(n);
+      auto const reference = w.read_out();
+      std::size_t best = 0, best_eligible = 0;
+      std::vector<timing> times(all.size());
+      for (std::size_t k = 0; k < all.size(); ++k) {
+        std::fprintf(stderr, "\r[%zu/%zu] %s n = 2^%d: %zu/%zu %-40s", ci + 1, s.configs.size(), c->key,
+                     static_cast<int>(std::log2(double(n))), k + 1, all.size(), all[k].name.c_str());
+        candidate const& cand = all[k];
+        times[k] = time_device_call(t, w, [&] { w.candidate(cand, n); }, reference, 51, 2e4);
+        score[k][i] = times[k].agrees ? std::sqrt(times[k].hot_us * times[k].cold_us) : 1e300;
+        if (score[k][i] < score[best][i]) best = k;
+        if (cand.table_eligible && (!all[best_eligible].table_eligible || score[k][i] < score[best_eligible][i]))
+          best_eligible = k;
+        char buf[400];
+        std::snprintf(buf, sizeof buf,
+                      "{\"config\": \"%s\", \"n\": %lld, \"name\": \"%s\", \"group\": \"%s\", \"table_eligible\": %s, "
+                      "\"hot_us\": %.3f, \"cold_us\": %.3f, \"agrees\": %s}",
+                      c->key, n, cand.name.c_str(), cand.group.c_str(), cand.table_eligible ? "true" : "false",
+                      times[k].hot_us, times[k].cold_us, times[k].agrees ? "true" : "false");
+        json.push_back(buf);
+      }
+      std::fprintf(stderr, "\r%100s\r", "");
+      std::printf("2^%-4d %9.2f %9.2f  %-40s %9.2f %9.2f  %-40s\n", static_cast<int>(std::log2(double(n))),
+                  times[best].hot_us, times[best].cold_us, all[best].name.c_str(), times[best_eligible].hot_us,
+                  times[best_eligible].cold_us, all[best_eligible].name.c_str());
+      std::fflush(stdout);
+    }
+    auto const ranges = choose_ranges(all, sizes, score, s.tolerance);
+    std::printf("%s: the table's ranges (within %.0f%% of the best eligible policy at every measured size)\n", c->key,
+                100 * s.tolerance);
+    long long lo = 0;
+    for (auto const& r : ranges) {
+      std::printf("  n in [%lld, %s]: %s\n", lo, r.max_n < 0 ? "inf" : std::to_string(r.max_n).c_str(),
+                  r.policy->spelling.c_str());
+      lo = r.max_n + 1;
+    }
+    if (!s.table_path.empty()) {
+      std::string const where = "on " + env.gpu + " (driver " + s.io.driver + "), " + env.date + ", cascade " +
+                                s.io.commit + ", " + (s.io.out_path.empty() ? std::string("no results file") : s.io.out_path);
+      char const* kind = std::string(c->op) == "plus" ? "sum" : "min_max";
+      table_text = with_entry(table_text, std::to_string(c->item_bytes) + " " + kind, entry_text(arch, *c, ranges, where));
+    }
+  }
+  if (!s.table_path.empty()) {
+    std::ofstream out(s.table_path);
+    out << table_text;
+    std::printf("wrote %s\n", s.table_path.c_str());
+  }
+  if (!s.io.out_path.empty()) {
+    std::string const method = "reduce_into on the same buffers; CUDA events; median of up to 51 runs (fewer for long "
+                               "calls); hot and cold (L2 flushed); score = sqrt(hot x cold); results checked against CUB";
+    if (!cascade_bench::write_results(s.io.out_path, env, s.io, method.c_str(), json)) return 1;
+  }
+  return 0;
+}
