@@ -8,7 +8,7 @@
 // For each size it times every candidate of the sweep (block size x coarse factor, tree x finish;
 // src/measure/candidates.cu) hot and cold, scores it by sqrt(hot x cold), and reports the best. The
 // table may only name candidates that keep operand order and take any type (finish last_block,
-// recursive or two_pass); among those it keeps, size by size, a policy within `tolerance` of the
+// cluster, recursive or two_pass); among those it keeps, size by size, a policy within `tolerance` of the
 // best one, switching as rarely as it can, so that default_policy instantiates few kernels. With
 // --table it replaces that table's entries for the tuned (item size, op kind) keys and leaves the
 // others. --all tunes the keys the tables have: int8, half, float and double items, plus and minimum.
@@ -37,7 +37,7 @@ struct settings {
   cascade_bench::options io;
   std::vector<std::string> configs;
   int min_log2 = 10, max_log2 = 30, step = 1;
-  double tolerance = 0.01;
+  double tolerance = 0.03;
   std::string table_path;
 };
 
@@ -117,7 +117,7 @@ std::string skeleton(int arch) {
   o << "// cascade/tuning/sm" << arch << ".cuh: the tuning table for compute capability " << arch / 10 << "." << arch % 10
     << ", written by cascade-tune\n// (src/tune.cu). Each entry says which GPU and results file it came from; "
        "keys with no entry of their\n// own use the float (4-byte) entry of the same op kind.\n#pragma once\n\n"
-       "#include \"../finish/last_block.cuh\"\n#include \"../finish/recursive.cuh\"\n#include \"../finish/two_pass.cuh\"\n"
+       "#include \"../finish/cluster.cuh\"\n#include \"../finish/last_block.cuh\"\n#include \"../finish/recursive.cuh\"\n#include \"../finish/two_pass.cuh\"\n"
        "#include \"../tree/by_commutativity.cuh\"\n#include \"../tree/cub_block.cuh\"\n#include \"../tree/redux.cuh\"\n"
        "#include \"../tree/sequential.cuh\"\n#include \"../tree/shuffle.cuh\"\n#include \"../tree/unrolled.cuh\"\n"
        "#include \"table.cuh\"\n\nnamespace cascade::tuning {\n\n"

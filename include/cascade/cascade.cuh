@@ -10,6 +10,7 @@
 #include "default_policy.cuh"
 #include "error.cuh"
 #include "finish/atomic.cuh"
+#include "finish/cluster.cuh"
 #include "finish/cooperative.cuh"
 #include "finish/host.cuh"
 #include "finish/last_block.cuh"

@@ -20,6 +20,7 @@
 
 #include <cuda/std/cstdint>
 
+#include <atomic>
 #include <cstring>
 #include <iterator>
 #include <stdexcept>
@@ -53,15 +54,46 @@ using input_value_t = cuda::std::remove_cv_t<typename std::iterator_traits<It>::
 template <class X, class It>
 inline constexpr bool is_identity_op_v = has_identity_v<X, input_value_t<It>>;
 
-// Where reduce() has the device write its result: a page-locked host block (detail/pinned.cuh), which
-// the device writes through the unified address space, so no copy is enqueued after the kernels. An
-// iterator rather than T*: finishes that accumulate into a T* output (finish::atomic) then keep their
-// atomics in device memory and only store the final value here.
+// Where reduce() has the device write its result: a page-locked host block (detail/pinned.cuh) that
+// the device writes through the unified address space, [ready flag | result]. The final store of
+// every finish goes through this iterator, which writes the value, fences at system scope and then
+// raises the flag, so the host can spin on the flag instead of waiting for the stream to drain. An
+// iterator rather than T*: finishes that accumulate into a T* output (finish::atomic) keep their
+// atomics in device memory and store only the final value here.
 template <class T>
 struct host_result {
   T* slot;
-  __host__ __device__ T& operator*() const { return *slot; }
+  unsigned volatile* ready;
+  struct writer {
+    host_result const& to;
+    __device__ writer const& operator=(T const& value) const {
+      *to.slot = value;
+      __threadfence_system();  // the value reaches the host before the flag does
+      *to.ready = 1u;
+      return *this;
+    }
+  };
+  __device__ writer operator*() const { return {*this}; }
 };
+
+// Waits until the device has raised `ready`, checking the stream now and then so that a kernel that
+// faulted (or a stream that drained without writing) raises cuda_error instead of spinning forever.
+inline void wait_for_result(unsigned volatile const* ready, cudaStream_t stream) {
+  for (unsigned spin = 1; *ready == 0u; ++spin) {
+    if (spin % 512 != 0) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+      continue;
+    }
+    cudaError_t const state = cudaStreamQuery(stream);
+    if (state == cudaErrorNotReady) continue;
+    check_cuda(state, "cudaStreamQuery (waiting for the result)");
+    if (*ready == 0u)
+      throw cuda_error(cudaErrorUnknown, "cascade::reduce: the stream drained without the result being written");
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);
+}
 
 // reduce over [first, first + n) (n >= 0 checked by the caller): the form the other algorithms
 // (argmin, transform_reduce, ...) call with iterators of their own that only need operator[].
@@ -69,18 +101,22 @@ template <class Policy, class It, class T, class Op>
 T reduce_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op) {
   if (n == 0) return init;
   cudaStream_t const stream = policy.stream();
-  void* const block = pinned_acquire(sizeof(T));
+  constexpr std::size_t offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
+  void* const block = pinned_acquire(offset + sizeof(T));
+  auto* const ready = static_cast<unsigned volatile*>(block);
+  T* const slot = reinterpret_cast<T*>(static_cast<unsigned char*>(block) + offset);
+  *ready = 0u;
   try {
-    dispatch_reduce_into(policy, first, n, host_result<T>{static_cast<T*>(block)}, init, op);
-    CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    dispatch_reduce_into(policy, first, n, host_result<T>{slot, ready}, init, op);
+    wait_for_result(ready, stream);
   } catch (...) {
     (void)cudaStreamSynchronize(stream);  // enqueued work may still write the block
     pinned_release(block);
     throw;
   }
   T result;
-  std::memcpy(&result, block, sizeof(T));
-  pinned_release(block);
+  std::memcpy(&result, slot, sizeof(T));
+  pinned_release(block);  // the flag was the kernel's last write to the block
   return result;
 }
 
@@ -100,7 +136,8 @@ void reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init) {
   reduce_into(policy, first, last, d_out, init, plus{});
 }
 
-// Returns init op (reduction of [first, last)) to the host; waits for the policy's stream.
+// Returns init op (reduction of [first, last)) to the host, once the device has written it. Work the
+// call enqueued may still be finishing on the policy's stream (it no longer reads the input).
 template <class Policy, class It, class T, class Op>
   requires is_policy_v<Policy>
 T reduce(Policy const& policy, It first, It last, T init, Op op) {

@@ -140,13 +140,15 @@ CASCADE_NAME_FINISH(host)
 CASCADE_NAME_FINISH(two_pass)
 CASCADE_NAME_FINISH(last_block)
 CASCADE_NAME_FINISH(cooperative)
+CASCADE_NAME_FINISH(cluster)
 #undef CASCADE_NAME_FINISH
 
 // Finishes a table may name: they keep operand order and take any accumulator type.
 template <class Finish>
 constexpr bool table_finish = std::is_same_v<Finish, cascade::finish::last_block> ||
                               std::is_same_v<Finish, cascade::finish::recursive> ||
-                              std::is_same_v<Finish, cascade::finish::two_pass>;
+                              std::is_same_v<Finish, cascade::finish::two_pass> ||
+                              std::is_same_v<Finish, cascade::finish::cluster>;
 
 template <class Policy>
 candidate make(std::string group, std::string name = "") {
@@ -170,10 +172,9 @@ candidate make(std::string group, std::string name = "") {
   return c;
 }
 
-template <int Block, int... Coarse>
+template <class Finish, int Block, int... Coarse>
 void add_shapes(std::vector<candidate>& out) {
-  (out.push_back(make<cascade::policy<Block, Coarse, cascade::tree::shuffle, cascade::finish::last_block>>("shape")),
-   ...);
+  (out.push_back(make<cascade::policy<Block, Coarse, cascade::tree::shuffle, Finish>>("shape")), ...);
 }
 
 template <class Tree, class... Finish>
@@ -215,15 +216,19 @@ std::vector<candidate> CASCADE_MEASURE_PASTE(candidates_, CASCADE_MEASURE_NAME)(
   CASCADE_PRESET(blog_multi_element)
 #undef CASCADE_PRESET
 
-  // Shapes: block size x coarse factor with the single-pass finish (tree::shuffle keeps order).
-  add_shapes<128, 4, 8, 16, 32>(out);
-  add_shapes<256, 4, 8, 16, 32>(out);
-  add_shapes<512, 4, 8, 16, 32>(out);
-  add_shapes<1024, 4, 8, 16, 32>(out);
+  // Shapes: block size x coarse factor with the single-pass finishes (tree::shuffle keeps order).
+  using finish::last_block;
+  add_shapes<last_block, 128, 4, 8, 16, 32>(out);
+  add_shapes<last_block, 256, 4, 8, 16, 32>(out);
+  add_shapes<last_block, 512, 4, 8, 16, 32>(out);
+  add_shapes<last_block, 1024, 4, 8, 16, 32>(out);
   if constexpr (sizeof(item) <= 2) {  // one 16-byte load per thread is 8 or 16 items
-    add_shapes<256, 64>(out);
-    add_shapes<512, 64>(out);
+    add_shapes<last_block, 256, 64>(out);
+    add_shapes<last_block, 512, 64>(out);
   }
+  add_shapes<finish::cluster, 256, 8, 16>(out);
+  add_shapes<finish::cluster, 512, 4, 8, 16, 32>(out);
+  add_shapes<finish::cluster, 1024, 4, 8, 16, 32>(out);
   // Strategies: tree x finish at <256, 16>.
   add_strategies<tree::sequential, finish::recursive, finish::last_block, finish::two_pass, finish::atomic,
                  finish::cooperative>(out);

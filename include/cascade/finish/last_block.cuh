@@ -1,15 +1,19 @@
-// cascade/finish/last_block.cuh: single pass. Each block writes its partial, fences, and takes a
-// ticket; the block that takes the last ticket folds every partial and writes op(init, result), then
-// resets the ticket (CUDA's threadFenceReduction sample; CUB's single-pass designs use the same
+// cascade/finish/last_block.cuh: single pass. Each block writes its partial and takes a ticket (an
+// acquire-release atomic, so the partial is visible before the ticket says so); the block that takes
+// the last ticket folds every partial with its first warp and writes op(init, result), then resets
+// the ticket (CUDA's threadFenceReduction sample; CUB's single-pass designs use the same
 // fence-then-flag idea).
 //
-// Launches: 1 kernel. The ticket is the stream's own (detail/stream_tickets.cuh): the last block
-// zeroes it again, so calls on one stream reuse it without a memset; a call made while its stream is
-// being captured into a graph zeroes a ticket in its own scratch instead (a memset, then the kernel),
-// since a graph may be replayed on several streams at once. Partials are the call's own scratch.
-// Grid: sized to fill the device once, blocks looping over tiles. Deterministic: the last block folds
-// the partials in index order, whichever block it is.
+// Launches: 1 kernel, and nothing else is enqueued: the ticket and the room for partials are the
+// stream's own (detail/stream_state.cuh), and the last block zeroes the ticket again for the next call
+// on that stream. A call made while its stream is being captured into a graph uses scratch instead
+// and zeroes its ticket with a memset first, since a graph may be replayed on several streams at
+// once; so does a grid whose partials outgrow the stream's room. Grid: sized to fill the device once,
+// blocks looping over tiles. Deterministic: the partials are folded in block order, whichever block
+// is last.
 #pragma once
+
+#include <cuda/atomic>
 
 #include <cstddef>
 
@@ -17,7 +21,8 @@
 #include "../detail/kernels.cuh"
 #include "../detail/math.cuh"
 #include "../detail/scratch.cuh"
-#include "../detail/stream_tickets.cuh"
+#include "../detail/stream_state.cuh"
+#include "../detail/warp_reduce.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {
@@ -30,6 +35,34 @@ struct last_block : tag {
 
 namespace cascade::detail {
 
+// The fold of count partials in block order, by one warp: a round of L2 loads and a shuffle tree,
+// no block barrier. Every lane of the warp calls it; the result is valid in lane 0.
+template <class T, class Op>
+__device__ T warp_fold_partials(T const* partials, unsigned count, Op op) {
+  unsigned const lane = threadIdx.x % 32;
+  l2_reader<T> const in{partials};
+  T acc{};
+  bool fresh = true;
+  int valid;
+  if constexpr (is_commutative_v<Op>) {  // lane l takes l, l + 32, ...: coalesced
+#pragma unroll 4
+    for (unsigned i = lane; i < count; i += 32) {
+      fold_one(acc, fresh, in[i], op);
+      fresh = false;
+    }
+    valid = count < 32 ? static_cast<int>(count) : 32;
+  } else {  // lane l takes a contiguous run, so the shuffle tree sees the runs in order
+    unsigned const run = (count + 31) / 32, begin = lane * run, end = begin + run < count ? begin + run : count;
+#pragma unroll 4
+    for (unsigned i = begin; i < end; ++i) {
+      fold_one(acc, fresh, in[i], op);
+      fresh = false;
+    }
+    valid = static_cast<int>((count + run - 1) / run);
+  }
+  return shuffle_warp_reduce{}(acc, static_cast<int>(lane), valid, op);
+}
+
 template <int BlockSize, int CoarseFactor, class Tree, class T, class It, class Offset, class Op, class OutIt>
 __global__ void __launch_bounds__(BlockSize)
     last_block_kernel(It first, Offset n, Op op, T* partials, unsigned* ticket, OutIt d_out, T init) {
@@ -38,16 +71,18 @@ __global__ void __launch_bounds__(BlockSize)
   T const partial = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first, n, op, blockIdx.x, gridDim.x);
   if (threadIdx.x == 0) {
     store_value(partials + blockIdx.x, partial);
-    __threadfence();  // the partial is visible device-wide before the ticket says so
-    is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    // release: the partial is visible device-wide before the ticket counts it; acquire: the last
+    // block sees every partial the other tickets released
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> count(*ticket);
+    is_last = count.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
   }
   __syncthreads();
-  if (!is_last) return;
-  __threadfence();
-  T const total = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, l2_reader<T>{partials}, gridDim.x, op, 0, 1);
+  if (!is_last || threadIdx.x >= 32) return;
+  __threadfence();  // the other lanes of warp 0 read after thread 0's acquire
+  T const total = warp_fold_partials(static_cast<T const*>(partials), gridDim.x, op);
   if (threadIdx.x == 0) {
     store_value(d_out, static_cast<T>(op(init, total)));
-    *ticket = 0;
+    *ticket = 0;  // for the next call on this stream
   }
 }
 
@@ -62,16 +97,20 @@ struct finish_dispatch<finish::last_block> {
     auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
     unsigned const grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
 
-    unsigned* ticket = stream_ticket(stream);
-    // [own ticket, when captured | padding to T's alignment | partials]
-    constexpr std::size_t partials_offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
-    std::size_t const own_ticket_bytes = ticket == nullptr ? partials_offset : 0;
-    scratch_buffer scratch(own_ticket_bytes + sizeof(T) * std::size_t(grid), stream);
-    auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + own_ticket_bytes);
-    if (ticket == nullptr) {
-      ticket = scratch.as<unsigned>();
-      check_cuda(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync (last_block ticket)");
+    stream_state const own = stream_state_of(stream);
+    std::size_t const partials_bytes = sizeof(T) * std::size_t(grid);
+    if (own.ticket != nullptr && partials_bytes <= stream_state::partials_bytes && alignof(T) <= 256) {
+      kernel<<<grid, Policy::block_size, 0, stream>>>(first, n, op, static_cast<T*>(own.partials), own.ticket, d_out,
+                                                      init);
+      check_cuda(cudaGetLastError(), "last_block_kernel<<<...>>> (launch)");
+      return;
     }
+    // [ticket | padding to T's alignment | partials], zeroed ticket first
+    constexpr std::size_t partials_offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
+    scratch_buffer scratch(partials_offset + partials_bytes, stream);
+    auto* ticket = scratch.as<unsigned>();
+    auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + partials_offset);
+    check_cuda(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync (last_block ticket)");
     kernel<<<grid, Policy::block_size, 0, stream>>>(first, n, op, partials, ticket, d_out, init);
     check_cuda(cudaGetLastError(), "last_block_kernel<<<...>>> (launch)");
   }

@@ -3,6 +3,7 @@
 // entry of their own use the fallback below.
 #pragma once
 
+#include "../finish/cluster.cuh"
 #include "../finish/last_block.cuh"
 #include "../finish/recursive.cuh"
 #include "../finish/two_pass.cuh"

@@ -1,0 +1,119 @@
+// cascade/finish/cluster.cuh: single pass inside one thread block cluster (Hopper, compute
+// capability 9.0 and later). The grid is one cluster of up to 16 blocks, each on its own SM; every
+// block folds its tiles and stores its partial straight into the first block's shared memory
+// (distributed shared memory), one hardware cluster barrier makes them visible, and the first block's
+// first warp folds them in block order and writes op(init, result).
+//
+// Launches: 1 kernel (cudaLaunchKernelEx with a cluster dimension); no scratch, no ticket, no global
+// round trip after the tiles: the fastest finish where latency rules. Its bandwidth is that of the
+// cluster's SMs (up to 16 of the device's), so it suits inputs up to about 2^20 items; larger ones
+// are right but slow. The cluster holds up to 16 blocks where the device allows (non-portable
+// cluster size) and 8 otherwise. Deterministic. On devices older than 9.0 it runs as
+// finish::last_block, so a policy (or a tuning table) naming it works everywhere.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <array>
+#include <atomic>
+
+#include "../detail/finish_common.cuh"
+#include "../detail/kernels.cuh"
+#include "../detail/math.cuh"
+#include "../detail/shared_array.cuh"
+#include "../detail/warp_reduce.cuh"
+#include "last_block.cuh"
+#include "tag.cuh"
+
+namespace cascade::finish {
+
+struct cluster : tag {
+  static constexpr bool preserves_order = true;
+};
+
+}  // namespace cascade::finish
+
+namespace cascade::detail {
+
+inline constexpr int max_cluster_blocks = 16;
+
+template <int BlockSize, int CoarseFactor, class Tree, class T, class It, class Offset, class Op, class OutIt>
+__global__ void __launch_bounds__(BlockSize) cluster_kernel(It first, Offset n, Op op, OutIt d_out, T init) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __shared__ typename block_reduce<Tree, BlockSize, T>::storage storage;
+  __shared__ shared_array<T, max_cluster_blocks> slots;  // used in the cluster's first block
+  T* const partials = slots.data();
+  namespace cg = cooperative_groups;
+  cg::cluster_group const cluster = cg::this_cluster();
+  unsigned const rank = cluster.block_rank(), blocks = cluster.num_blocks();  // blocks <= 16
+  T const partial = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first, n, op, rank, blocks);
+  if (threadIdx.x == 0) cluster.map_shared_rank(partials, 0)[rank] = partial;
+  cluster.sync();  // release/acquire at cluster scope: every partial is in block 0's shared memory
+  if (rank != 0 || threadIdx.x >= 32) return;
+  int const lane = static_cast<int>(threadIdx.x);
+  T const mine = partials[lane < static_cast<int>(blocks) ? lane : 0];
+  T const total = shuffle_warp_reduce{}(mine, lane, static_cast<int>(blocks), op);
+  if (lane == 0) store_value(d_out, static_cast<T>(op(init, total)));
+#else
+  __trap();  // the host side refuses devices before 9.0
+#endif
+}
+
+template <>
+struct finish_dispatch<finish::cluster> {
+  // The largest cluster (up to 16 blocks) of `Kernel` the current device can run, found once per device.
+  template <auto Kernel, int BlockSize>
+  static unsigned cluster_blocks() {
+    static std::array<std::atomic<unsigned>, 64> cache{};
+    device_info const& device = current_device();
+    unsigned blocks = cache[device.ordinal].load(std::memory_order_relaxed);
+    if (blocks == 0) {
+      blocks = 8;  // portable: every 9.0 device runs clusters of 8
+      if (cudaFuncSetAttribute(Kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess) {
+        cudaLaunchConfig_t config{};
+        config.gridDim = dim3(max_cluster_blocks);
+        config.blockDim = dim3(BlockSize);
+        cudaLaunchAttribute attribute{};
+        attribute.id = cudaLaunchAttributeClusterDimension;
+        attribute.val.clusterDim.x = max_cluster_blocks;
+        attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+        config.attrs = &attribute;
+        config.numAttrs = 1;
+        int size = 0;
+        if (cudaOccupancyMaxPotentialClusterSize(&size, Kernel, &config) == cudaSuccess && size > 8)
+          blocks = static_cast<unsigned>(size < max_cluster_blocks ? size : max_cluster_blocks);
+      }
+      (void)cudaGetLastError();  // a refused attribute is not the caller's error
+      cache[device.ordinal].store(blocks, std::memory_order_relaxed);
+    }
+    return blocks;
+  }
+
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
+    if (current_device().cc_major < 9) {
+      finish_dispatch<finish::last_block>::run<Policy>(first, n, d_out, init, op, stream);
+      return;
+    }
+    constexpr auto kernel = &cluster_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T, It,
+                                            Offset, Op, OutIt>;
+    auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
+    unsigned const most = cluster_blocks<kernel, Policy::block_size>();
+    unsigned const blocks = static_cast<unsigned>(tiles < most ? tiles : most);  // every block gets a tile
+
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(Policy::block_size);
+    config.stream = stream;
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = blocks;
+    attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    check_cuda(cudaLaunchKernelEx(&config, kernel, first, n, op, d_out, init), "cudaLaunchKernelEx (cluster_kernel)");
+  }
+};
+
+}  // namespace cascade::detail

@@ -1,0 +1,58 @@
+// Per-stream state for finish::last_block (include/cascade/detail/stream_state.cuh): one device
+// block per stream, [ticket | padding to 256 | partials]. The ticket is zeroed by a memset on that
+// stream when the block is made, so the memset is ordered before the stream's first kernel using it.
+#include <cascade/detail/device.cuh>
+#include <cascade/detail/stream_state.cuh>
+
+#include <array>
+#include <mutex>
+#include <unordered_map>
+
+namespace cascade::detail {
+
+namespace {
+
+constexpr int max_devices = 64;
+constexpr std::size_t partials_offset = 256;
+
+struct device_states {
+  std::mutex mutex;
+  std::unordered_map<unsigned long long, unsigned char*> by_stream;  // kept until exit: may be in use
+};
+
+std::array<device_states, max_devices> devices;
+
+struct last_lookup {
+  int device = -1;
+  unsigned long long id = 0;
+  unsigned char* block = nullptr;
+};
+thread_local last_lookup last;  // most calls reuse the stream of the call before
+
+stream_state state_of(unsigned char* block) {
+  return {reinterpret_cast<unsigned*>(block), block + partials_offset};
+}
+
+}  // namespace
+
+stream_state stream_state_by_id(unsigned long long id, cudaStream_t stream) {
+  int const ordinal = current_device().ordinal;
+  if (last.block != nullptr && last.device == ordinal && last.id == id) return state_of(last.block);
+  device_states& d = devices[ordinal];
+  std::lock_guard<std::mutex> lock(d.mutex);
+  auto found = d.by_stream.find(id);
+  if (found == d.by_stream.end()) {
+    void* block = nullptr;
+    check_cuda(cudaMalloc(&block, partials_offset + stream_state::partials_bytes), "cudaMalloc (cascade stream state)");
+    cudaError_t const zeroed = cudaMemsetAsync(block, 0, sizeof(unsigned), stream);
+    if (zeroed != cudaSuccess) {
+      (void)cudaFree(block);
+      throw_cuda_error(zeroed, "cudaMemsetAsync (cascade stream ticket)");
+    }
+    found = d.by_stream.emplace(id, static_cast<unsigned char*>(block)).first;
+  }
+  last = {ordinal, id, found->second};
+  return state_of(found->second);
+}
+
+}  // namespace cascade::detail
