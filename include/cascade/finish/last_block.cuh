@@ -1,8 +1,8 @@
 // cascade/finish/last_block.cuh: single pass. Each block writes its partial and takes a ticket (an
 // acquire-release atomic, so the partial is visible before the ticket says so); the block that takes
-// the last ticket folds every partial with its first warp and writes op(init, result), then resets
-// the ticket (CUDA's threadFenceReduction sample; CUB's single-pass designs use the same
-// fence-then-flag idea).
+// the last ticket folds every partial (with its first warp when there are few) and writes
+// op(init, result), then resets the ticket (CUDA's threadFenceReduction sample; CUB's single-pass
+// designs use the same fence-then-flag idea).
 //
 // Launches: 1 kernel, and nothing else is enqueued: the ticket and the room for partials are the
 // stream's own (detail/stream_state.cuh), and the last block zeroes the ticket again for the next call
@@ -34,6 +34,10 @@ struct last_block : tag {
 }  // namespace cascade::finish
 
 namespace cascade::detail {
+
+// Up to this many partials (4 per lane) the last block folds them with one warp; beyond, with every
+// thread, since a warp's serial loads would cost more than the block's barriers.
+inline constexpr unsigned warp_fold_max_partials = 128;
 
 // The fold of count partials in block order, by one warp: a round of L2 loads and a shuffle tree,
 // no block barrier. Every lane of the warp calls it; the result is valid in lane 0.
@@ -77,9 +81,15 @@ __global__ void __launch_bounds__(BlockSize)
     is_last = count.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
   }
   __syncthreads();
-  if (!is_last || threadIdx.x >= 32) return;
-  __threadfence();  // the other lanes of warp 0 read after thread 0's acquire
-  T const total = warp_fold_partials(static_cast<T const*>(partials), gridDim.x, op);
+  if (!is_last) return;
+  __threadfence();  // the block's other threads read after thread 0's acquire
+  T total;
+  if (gridDim.x <= warp_fold_max_partials) {  // one warp, no barrier
+    if (threadIdx.x >= 32) return;
+    total = warp_fold_partials(static_cast<T const*>(partials), gridDim.x, op);
+  } else {  // the whole block: more loads in flight at once
+    total = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, l2_reader<T>{partials}, gridDim.x, op, 0, 1);
+  }
   if (threadIdx.x == 0) {
     store_value(d_out, static_cast<T>(op(init, total)));
     *ticket = 0;  // for the next call on this stream

@@ -1,0 +1,227 @@
+// The single-pass machinery behind default_policy: finish::last_block's per-stream state (tickets
+// reset by the kernel, reused across calls and grids, never shared between streams, bypassed under
+// graph capture), finish::cluster, and default_policy at every range boundary of the tuning table
+// (every item size and op kind, a non-commutative op too) against host folds and CUB.
+#include <doctest/doctest.h>
+
+#include <cascade/cascade.cuh>
+#include <thrust/device_vector.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "support/noncommutative_ops.cuh"
+#include "support/references.cuh"
+#include "support/seed.hpp"
+
+namespace {
+
+using namespace cascade_test;
+namespace tuning = cascade::tuning;
+
+using last_block = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::last_block>;
+using cluster = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::cluster>;
+
+long long max_n() {
+  char const* cap = std::getenv("CASCADE_TEST_MAX_N");
+  return cap ? std::atoll(cap) : (1ll << 23);
+}
+
+template <class Ranges>
+struct bounds;
+template <class... R>
+struct bounds<tuning::ranges<R...>> {
+  static std::vector<long long> get() { return {R::max_n...}; }
+};
+
+// 1, 2, a few odd sizes, and both sides of every bound of the table entry (up to 2^23).
+template <int Bytes, tuning::op_kind Kind>
+std::vector<long long> boundary_sizes(std::mt19937_64& rng) {
+  std::vector<long long> sizes = {1, 2, 31, 1000, 4097, 65537};
+  for (long long b : bounds<typename tuning::table<90, Bytes, Kind>::type>::get()) {
+    if (b < 0) continue;
+    sizes.push_back(b);
+    sizes.push_back(b + 1);
+    sizes.push_back(std::uniform_int_distribution<long long>(b / 2 + 1, b)(rng));
+  }
+  std::erase_if(sizes, [](long long n) { return n > max_n(); });
+  return sizes;
+}
+
+template <class V, class T, class Op>
+void check_default(std::vector<V> const& xs, T init, Op op) {
+  T expected = init;
+  for (V const& x : xs) expected = static_cast<T>(op(expected, static_cast<T>(x)));
+  thrust::device_vector<V> d(xs.begin(), xs.end());
+  V const* p = thrust::raw_pointer_cast(d.data());
+  auto const n = static_cast<std::int64_t>(xs.size());
+  // bool-valued checks: T need not print (mat2)
+  if constexpr (cascade::is_commutative_v<Op>) REQUIRE((cub_reduce(p, n, init, op) == expected));
+  CHECK((cascade::reduce(cascade::default_policy{}, p, p + n, init, op) == expected));
+  thrust::device_vector<T> out(1);
+  cascade::reduce_into(cascade::default_policy{}, p, p + n, thrust::raw_pointer_cast(out.data()), init, op);
+  T const into = out[0];
+  CHECK((into == expected));
+}
+
+template <class V, class T, int Bytes>
+void check_item_size(std::mt19937_64& rng, int lo, int hi) {
+  static_assert(tuning::item_bytes_of<V> == Bytes);
+  std::uniform_int_distribution<int> values(lo, hi);
+  for (long long n : boundary_sizes<Bytes, tuning::op_kind::sum>(rng)) {
+    CAPTURE(n);
+    std::vector<V> xs(n);
+    for (auto& x : xs) x = static_cast<V>(values(rng));
+    check_default(xs, T(7), cascade::plus{});
+  }
+  for (long long n : boundary_sizes<Bytes, tuning::op_kind::min_max>(rng)) {
+    CAPTURE(n);
+    std::vector<V> xs(n);
+    for (auto& x : xs) x = static_cast<V>(values(rng));
+    check_default(xs, T(hi), cascade::minimum{});
+    check_default(xs, T(lo), cascade::maximum{});
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+
+TEST_CASE("default_policy on both sides of every range bound of the tuning table") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5101);
+  check_item_size<std::int8_t, int, 1>(rng, -100, 100);
+  check_item_size<std::uint16_t, std::uint32_t, 2>(rng, 0, 60000);
+  check_item_size<int, int, 4>(rng, -1000, 1000);
+  check_item_size<float, float, 4>(rng, -8, 8);  // integer-valued: every order gives the exact sum
+  check_item_size<double, double, 8>(rng, -1000, 1000);
+  check_item_size<std::int64_t, std::int64_t, 8>(rng, INT_MIN, INT_MAX);
+}
+
+TEST_CASE("default_policy keeps operand order at every range bound") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5102);
+  for (long long n : boundary_sizes<4, tuning::op_kind::sum>(rng)) {
+    CAPTURE(n);
+    std::vector<int> xs(n);
+    for (auto& x : xs) x = static_cast<int>(rng() % 1000000);
+    check_default(xs, -1, cascade::non_commutative(keep_right{}));  // the last item
+  }
+  for (long long n : boundary_sizes<8, tuning::op_kind::sum>(rng)) {
+    CAPTURE(n);
+    std::vector<mat2> ms(n);
+    for (auto& m : ms) m = mat2::random_invertible(rng);
+    check_default(ms, mat2::unit(), cascade::non_commutative(mat2_product{}));
+  }
+}
+
+TEST_CASE("last_block reuses its stream's ticket across calls with different grids") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5103);
+  std::uniform_int_distribution<int> ints(-1000, 1000);
+  std::vector<int> xs(1 << 22);
+  for (auto& x : xs) x = ints(rng);
+  thrust::device_vector<int> d(xs.begin(), xs.end());
+  int const* p = thrust::raw_pointer_cast(d.data());
+  cudaStream_t s;
+  CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  thrust::device_vector<int> out(64);
+  std::vector<long long> ns, sums;
+  for (int call = 0; call < 64; ++call) {  // queued back to back, read once at the end
+    long long const n = std::uniform_int_distribution<long long>(1, 1 << 22)(rng);
+    long long sum = 0;
+    for (long long i = 0; i < n; ++i) sum += xs[i];
+    ns.push_back(n), sums.push_back(sum);
+    cascade::reduce_into(last_block{}.on(s), p, p + n, thrust::raw_pointer_cast(out.data()) + call, 0, cascade::plus{});
+  }
+  CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
+  for (int call = 0; call < 64; ++call) {
+    CAPTURE(ns[call]);
+    CHECK(out[call] == static_cast<int>(sums[call]));
+  }
+  CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
+}
+
+TEST_CASE("streams made and destroyed in turn never share a ticket") {
+  std::vector<int> xs((1 << 20) + 3, 1);
+  thrust::device_vector<int> d(xs.begin(), xs.end());
+  int const* p = thrust::raw_pointer_cast(d.data());
+  int wrong = 0;
+  for (int round = 0; round < 50; ++round) {
+    cudaStream_t a, b;
+    CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+    CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+    wrong += cascade::reduce(last_block{}.on(a), p, p + xs.size(), round) != static_cast<int>(xs.size()) + round;
+    wrong += cascade::reduce(cluster{}.on(b), p, p + xs.size(), round) != static_cast<int>(xs.size()) + round;
+    CASCADE_CUDA_CHECK(cudaStreamDestroy(a));  // destroyed with nothing pending; the next round's may reuse handles
+    CASCADE_CUDA_CHECK(cudaStreamDestroy(b));
+  }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("8 host threads on their own streams and the default stream, last_block and cluster at once") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5104);
+  std::uniform_int_distribution<int> ints(-1000, 1000);
+  std::vector<int> xs((1 << 21) + 11);
+  long long sum = 0;
+  for (auto& x : xs) sum += (x = ints(rng));
+  thrust::device_vector<int> d(xs.begin(), xs.end());
+  int const* p = thrust::raw_pointer_cast(d.data());
+  std::vector<int> wrong(8, 0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < 8; ++t) {
+    pool.emplace_back([&, t] {
+      cudaStream_t s = nullptr;
+      if (t % 4 != 0) CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      for (int r = 0; r < 40; ++r) {
+        long long const n = (r * 7919 + t * 104729) % xs.size() + 1;
+        long long expected = r;
+        for (long long i = 0; i < n; ++i) expected += xs[i];
+        int const got = (r + t) % 2 ? cascade::reduce(last_block{}.on(s), p, p + n, r)
+                                    : cascade::reduce(cluster{}.on(s), p, p + n, r);
+        wrong[t] += got != static_cast<int>(expected);
+      }
+      if (s) CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
+    });
+  }
+  for (auto& th : pool) th.join();
+  for (int t = 0; t < 8; ++t) CHECK(wrong[t] == 0);
+  CHECK(sum != 0);
+}
+
+TEST_CASE("captured into a graph, last_block zeroes a ticket of its own; replays are right") {
+  std::vector<int> xs((1 << 20) + 5);
+  for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<int>(i % 1001) - 500;
+  long long sum = 0;
+  for (int x : xs) sum += x;
+  thrust::device_vector<int> d(xs.begin(), xs.end());
+  int const* p = thrust::raw_pointer_cast(d.data());
+  thrust::device_vector<int> out(1, 0);
+  int* o = thrust::raw_pointer_cast(out.data());
+  cudaStream_t s;
+  CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  CASCADE_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  cascade::reduce_into(last_block{}.on(s), p, p + xs.size(), o, 3, cascade::plus{});
+  CASCADE_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+  cudaGraphExec_t exec;
+  CASCADE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 5; ++replay) {
+    CASCADE_CUDA_CHECK(cudaMemsetAsync(o, 0xFF, sizeof(int), s));
+    CASCADE_CUDA_CHECK(cudaGraphLaunch(exec, s));
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
+    CHECK(out[0] == static_cast<int>(sum) + 3);
+  }
+  // and the stream's own state still works after the capture
+  CHECK(cascade::reduce(last_block{}.on(s), p, p + xs.size(), 4) == static_cast<int>(sum) + 4);
+  CASCADE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
+  CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
+}
+
+}  // TEST_SUITE("gpu")
