@@ -36,6 +36,7 @@ sanitize_one() {
   [ $t = reduce_api_test ] && args=(-tce="*beyond 2^32*,*steady state*")
   [[ $t == non_commutative_* || $t == algorithms_test ]] && args=(-tce="*beyond 2^32*")
   [[ $t == finish_* ]] && args=(-tce="*beyond 2^32*,*20 runs*,*streams*")
+  [ $t = single_pass_test ] && args=(-tce="*8 host threads*")
   [[ $t == tree_* ]] && cap=9000    # still partial tiles of every tile size, and several passes
   [[ $t == finish_* ]] && cap=2100  # still several blocks for every policy shape
   [ $tool = memcheck ] && extra=(--leak-check full)
@@ -52,7 +53,7 @@ if [ $sanitize = 1 ]; then
   echo "== compute-sanitizer (runs in parallel)"
   # every finish and the reduce tests under every tool; every tree under racecheck and synccheck
   # (the trees are where shared memory and barriers live)
-  base=(reduce_int32_test reduce_uint8_test reduce_double_test reduce_api_test algorithms_test
+  base=(reduce_int32_test reduce_uint8_test reduce_double_test reduce_api_test algorithms_test single_pass_test
         $(cd "$build_dir/test" && ls finish_*_test non_commutative_*_test ops_*_test))
   trees=($(cd "$build_dir/test" && ls tree_*_test))
   jobs_list=$( { for tool in memcheck racecheck synccheck initcheck; do
