@@ -103,7 +103,7 @@ std::string entry_text(int arch, config const& c, std::vector<chosen_range> cons
   std::ostringstream o;
   char const* kind = std::string(c.op) == "plus" ? "sum" : "min_max";
   o << "// [entry " << c.item_bytes << " " << kind << "] tuned with " << c.key << " (" << c.item << " items, "
-    << c.accumulator << " accumulator) " << where << "\n";
+    << c.accumulator << " accumulator)\n// " << where << "\n";
   o << "template <>\nstruct table<" << arch << ", " << c.item_bytes << ", op_kind::" << kind << "> {\n";
   o << "  using type = ranges<";
   for (std::size_t i = 0; i < ranges.size(); ++i)
@@ -218,8 +218,8 @@ int main(int argc, char** argv) {
       lo = r.max_n + 1;
     }
     if (!s.table_path.empty()) {
-      std::string const where = "on " + env.gpu + " (driver " + s.io.driver + "), " + env.date + ", cascade " +
-                                s.io.commit + ", " + (s.io.out_path.empty() ? std::string("no results file") : s.io.out_path);
+      std::string const where = env.gpu + " (driver " + s.io.driver + "), " + env.date + ", cascade " + s.io.commit +
+                                ": " + (s.io.out_path.empty() ? std::string("no results file") : s.io.out_path);
       char const* kind = std::string(c->op) == "plus" ? "sum" : "min_max";
       table_text = with_entry(table_text, std::to_string(c->item_bytes) + " " + kind, entry_text(arch, *c, ranges, where));
     }

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Turns benchmark results (the JSON written by the benchmark) into PNG plots.
+
+For each config (float-plus, int32-minimum, ...) it writes <config>-bandwidth.png (GB/s against n for
+default_policy, cub::DeviceReduce, thrust::reduce, the read ceiling, every preset and the best sweep row)
+and <config>-ratio.png (CUB time / cascade time against n), plus one summary-ratio.png over all configs.
+Each figure has a hot (L2 warm) and a cold (L2 flushed) panel. Several files are concatenated: their rows
+are joined and the metadata (GPU, date) comes from the first.
+Usage: plot.py RESULTS.json [MORE.json ...] [--out docs/img] [--configs float-plus,int32-plus]"""
+import argparse, json, math, os, sys
+
+try:
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+except ImportError:
+    sys.exit('plot.py: matplotlib is missing; install it with: pip install matplotlib')
+
+MODES = (('hot', 'hot (L2 warm)'), ('cold', 'cold (L2 flushed)'))
+SWEEP_GROUPS = ('shape', 'strategy')
+
+
+def load_results(paths):
+    """Returns (metadata of the first file, rows of all files concatenated)."""
+    meta, rows = None, []
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        if meta is None:
+            meta = {k: v for k, v in data.items() if k != 'rows'}
+        rows.extend(data.get('rows', []))
+    return meta, rows
+
+
+def points(rows, key):
+    """(n, row[key]) pairs sorted by n, skipping rows where the value is missing or null."""
+    return sorted((r['n'], r[key]) for r in rows if r.get(key) is not None)
+
+
+def select(rows, group, name=None):
+    return [r for r in rows if r['group'] == group and (name is None or r['name'] == name)]
+
+
+def best_sweep(rows, mode):
+    """For each n, the shape/strategy row with the smallest <mode>_us time."""
+    best = {}
+    for r in rows:
+        t = r.get(mode + '_us')
+        if r['group'] in SWEEP_GROUPS and t is not None and (r['n'] not in best or t < best[r['n']][mode + '_us']):
+            best[r['n']] = r
+    return [best[n] for n in sorted(best)]
+
+
+def plot_line(ax, pts, **style):
+    """Draws one series if it has any points."""
+    if pts:
+        xs, ys = zip(*pts)
+        ax.plot(xs, ys, marker=style.pop('marker', 'o'), **style)
+
+
+def setup_log2_x(ax, ns):
+    """Log2 x axis with ticks 2^10, 2^12, ... over the exponents present."""
+    ax.set_xscale('log', base=2)
+    exps = sorted({int(round(math.log2(n))) for n in ns if n > 0})
+    if exps:
+        ticks = [e for e in range(exps[0], exps[-1] + 1) if (e - exps[0]) % 2 == 0]
+        ax.set_xticks([2 ** e for e in ticks], ['$2^{%d}$' % e for e in ticks])
+        ax.minorticks_off()
+    ax.set_xlabel('n (items)')
+    ax.grid(True, which='major', alpha=0.3)
+
+
+def ratio_yscale(axes, values):
+    """Log y when the ratios span more than 4x, else linear; always keeps 1.0 visible."""
+    values = [v for v in values if v and v > 0] + [1.0]
+    if max(values) / min(values) > 4:
+        for ax in axes:
+            ax.set_yscale('log')
+
+
+def two_panels(title):
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), sharey=True)
+    fig.suptitle(title)
+    return fig, axes
+
+
+def finish(fig, axes, path, legend_cols):
+    """Puts one shared legend below the panels (so it never covers data) and saves the figure."""
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc='lower center', ncol=legend_cols, fontsize=8, frameon=False)
+    rows = math.ceil(len(labels) / legend_cols)
+    fig.tight_layout(rect=(0, 0.03 + 0.035 * rows, 1, 1))
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    print(path)
+
+
+def plot_bandwidth(meta, rows, config, path):
+    fig, axes = two_panels('%s on %s, %s' % (config, meta.get('gpu', '?'), meta.get('date', '?')))
+    presets = sorted({r['name'] for r in select(rows, 'preset')})
+    colors = plt.get_cmap('tab20')
+    for ax, (mode, label) in zip(axes, MODES):
+        key = mode + '_gbps'
+        for i, name in enumerate(presets):
+            plot_line(ax, points(select(rows, 'preset', name), key), color=colors(i % 20), lw=0.8,
+                      alpha=0.55, marker='.', ms=3, label=name)
+        plot_line(ax, points(select(rows, 'ceiling'), key), color='grey', ls='--', label='read ceiling')
+        plot_line(ax, points(select(rows, 'thrust'), key), color='tab:green', ms=4, label='thrust::reduce')
+        plot_line(ax, points(select(rows, 'cub'), key), color='tab:blue', ms=4, label='cub::DeviceReduce')
+        plot_line(ax, points(best_sweep(rows, mode), key), color='tab:purple', ls=':', ms=4,
+                  label='best of sweep')
+        plot_line(ax, points(select(rows, 'default'), key), color='black', lw=2.4, label='default_policy')
+        setup_log2_x(ax, [r['n'] for r in rows])
+        ax.set_yscale('log')
+        ax.set_title(label)
+    axes[0].set_ylabel('GB/s (log scale)')
+    finish(fig, axes, path, legend_cols=6)
+
+
+def plot_ratio(meta, rows, config, path):
+    fig, axes = two_panels('%s on %s, %s: CUB time / cascade time (>1: cascade faster)'
+                           % (config, meta.get('gpu', '?'), meta.get('date', '?')))
+    values = []
+    for ax, (mode, label) in zip(axes, MODES):
+        ax.axhline(1.0, color='grey', lw=1)
+        series = [
+            (points(select(rows, 'default'), 'cub_ratio_' + mode),
+             dict(color='black', lw=2.4, label='cub::DeviceReduce / default_policy')),
+            (points(best_sweep(rows, mode), 'cub_ratio_' + mode),
+             dict(color='tab:purple', ls=':', ms=4, label='cub::DeviceReduce / best of sweep')),
+            (points(select(rows, 'to_host'), 'thrust_ratio_' + mode),
+             dict(color='tab:green', ms=4, label='thrust / cascade::reduce (to host)')),
+        ]
+        for pts, style in series:
+            plot_line(ax, pts, **style)
+            values += [v for _, v in pts]
+        setup_log2_x(ax, [r['n'] for r in rows])
+        ax.set_title(label)
+    axes[0].set_ylabel('time ratio')
+    ratio_yscale(axes, values)
+    finish(fig, axes, path, legend_cols=3)
+
+
+def plot_summary(meta, rows, configs, path):
+    fig, axes = two_panels('cub::DeviceReduce time / default_policy time on %s, %s (>1: cascade faster)'
+                           % (meta.get('gpu', '?'), meta.get('date', '?')))
+    values = []
+    for ax, (mode, label) in zip(axes, MODES):
+        ax.axhline(1.0, color='grey', lw=1)
+        for config in configs:
+            pts = points(select([r for r in rows if r['config'] == config], 'default'), 'cub_ratio_' + mode)
+            plot_line(ax, pts, ms=4, label=config)
+            values += [v for _, v in pts]
+        setup_log2_x(ax, [r['n'] for r in rows])
+        ax.set_title(label)
+    axes[0].set_ylabel('time ratio')
+    ratio_yscale(axes, values)
+    finish(fig, axes, path, legend_cols=min(len(configs), 6) or 1)
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description='Plots benchmark results as PNGs.')
+    p.add_argument('results', nargs='+', help='results JSON file(s); rows are concatenated')
+    p.add_argument('--out', default='docs/img', help='output folder (default docs/img)')
+    p.add_argument('--configs', help='comma-separated configs to plot (default: all present)')
+    return p.parse_args()
+
+
+def main():
+    args = parse_args()
+    try:
+        meta, rows = load_results(args.results)
+    except (OSError, ValueError) as e:
+        sys.exit('plot.py: cannot read results: %s' % e)
+    present = list(dict.fromkeys(r['config'] for r in rows))
+    configs = args.configs.split(',') if args.configs else present
+    missing = [c for c in configs if c not in present]
+    if missing:
+        sys.exit('plot.py: no rows for config(s) %s; present: %s' % (', '.join(missing), ', '.join(present)))
+    if not configs:
+        sys.exit('plot.py: no rows in %s' % ', '.join(args.results))
+    os.makedirs(args.out, exist_ok=True)
+    for config in configs:
+        config_rows = [r for r in rows if r['config'] == config]
+        plot_bandwidth(meta, config_rows, config, os.path.join(args.out, config + '-bandwidth.png'))
+        plot_ratio(meta, config_rows, config, os.path.join(args.out, config + '-ratio.png'))
+    plot_summary(meta, rows, configs, os.path.join(args.out, 'summary-ratio.png'))
+
+
+if __name__ == '__main__':
+    main()
