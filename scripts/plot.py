@@ -101,15 +101,16 @@ def plot_bandwidth(meta, rows, config, path):
     colors = plt.get_cmap('tab20')
     for ax, (mode, label) in zip(axes, MODES):
         key = mode + '_gbps'
+        plot_line(ax, points(select(rows, 'default'), key), color='black', lw=2.4, zorder=5, label='default_policy')
+        plot_line(ax, points(select(rows, 'cub'), key), color='tab:blue', ms=4, zorder=4, label='cub::DeviceReduce')
+        plot_line(ax, points(select(rows, 'thrust'), key), color='tab:green', ms=4, zorder=4, label='thrust::reduce')
+        plot_line(ax, points(select(rows, 'ceiling'), key), color='grey', ls='--', ms=3, zorder=3,
+                  label='read ceiling')
+        plot_line(ax, points(best_sweep(rows, mode), key), color='tab:purple', ls=':', ms=3, zorder=6,
+                  label='best of sweep')
         for i, name in enumerate(presets):
             plot_line(ax, points(select(rows, 'preset', name), key), color=colors(i % 20), lw=0.8,
-                      alpha=0.55, marker='.', ms=3, label=name)
-        plot_line(ax, points(select(rows, 'ceiling'), key), color='grey', ls='--', label='read ceiling')
-        plot_line(ax, points(select(rows, 'thrust'), key), color='tab:green', ms=4, label='thrust::reduce')
-        plot_line(ax, points(select(rows, 'cub'), key), color='tab:blue', ms=4, label='cub::DeviceReduce')
-        plot_line(ax, points(best_sweep(rows, mode), key), color='tab:purple', ls=':', ms=4,
-                  label='best of sweep')
-        plot_line(ax, points(select(rows, 'default'), key), color='black', lw=2.4, label='default_policy')
+                      alpha=0.55, marker='.', ms=3, zorder=2, label=name)
         setup_log2_x(ax, [r['n'] for r in rows])
         ax.set_yscale('log')
         ax.set_title(label)

@@ -2,14 +2,17 @@
 // each size range, and writes the tuning table that cascade::default_policy dispatch reads.
 //
 //   cascade-tune --config float-plus [--config int32-minimum ...] | --all
-//                [--min-log2 10] [--max-log2 30] [--step 1] [--tolerance 0.01]
+//                [--min-log2 10] [--max-log2 30] [--step 1] [--tolerance 0.03] [--max-policies 3]
 //                [--table include/cascade/tuning/sm90.cuh] [--out results.json] [--commit SHA] [--driver VERSION]
+//                [--from results.json]   (no GPU: the table again from an earlier run's measurements)
 //
 // For each size it times every candidate of the sweep (block size x coarse factor, tree x finish;
 // src/measure/candidates.cu) hot and cold, scores it by sqrt(hot x cold), and reports the best. The
 // table may only name candidates that keep operand order and take any type (finish last_block,
-// cluster, recursive or two_pass); among those it keeps, size by size, a policy within `tolerance` of the
-// best one, switching as rarely as it can, so that default_policy instantiates few kernels. With
+// cluster, recursive or two_pass). Each entry names at most `max-policies` distinct policies, since
+// default_policy compiles every one of them into each call site: the set whose best member stays
+// closest to the best eligible policy over all sizes (the sum of time ratios), then, size by size,
+// a member within `tolerance` of the set's best, switching as rarely as it can. With
 // --table it replaces that table's entries for the tuned (item size, op kind) keys and leaves the
 // others. --all tunes the keys the tables have: int8, half, float and double items, plus and minimum.
 #include <cascade/error.cuh>
@@ -19,8 +22,10 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -38,7 +43,8 @@ struct settings {
   std::vector<std::string> configs;
   int min_log2 = 10, max_log2 = 30, step = 1;
   double tolerance = 0.03;
-  std::string table_path;
+  int max_policies = 3;
+  std::string table_path, from_path;
 };
 
 settings parse(int argc, char** argv) {
@@ -59,6 +65,8 @@ settings parse(int argc, char** argv) {
     else if (key == "--step") s.step = std::max(1, std::stoi(value));
     else if (key == "--tolerance") s.tolerance = std::stod(value);
     else if (key == "--table") s.table_path = value;
+    else if (key == "--max-policies") s.max_policies = std::max(1, std::stoi(value));
+    else if (key == "--from") s.from_path = value;
     else continue;
     ++i;
   }
@@ -70,33 +78,157 @@ struct chosen_range {
   candidate const* policy;
 };
 
-// Size by size, a table-eligible candidate within tolerance of the best eligible one, keeping each
-// choice over the longest run of sizes it can.
+// The table entry: a set of at most max_policies eligible candidates whose best member at each size
+// is, summed over sizes, closest to the best eligible candidate (time ratio); then, size by size, a
+// member within `tolerance` of the set's best there, each kept over the longest run of sizes it can.
 std::vector<chosen_range> choose_ranges(std::vector<candidate> const& all, std::vector<long long> const& sizes,
-                                        std::vector<std::vector<double>> const& score, double tolerance) {
+                                        std::vector<std::vector<double>> const& score, double tolerance,
+                                        int max_policies) {
   std::size_t const m = sizes.size();
-  std::vector<double> best(m, 1e300);
+  std::vector<std::size_t> eligible;
   for (std::size_t k = 0; k < all.size(); ++k)
-    if (all[k].table_eligible)
-      for (std::size_t i = 0; i < m; ++i) best[i] = std::min(best[i], score[k][i]);
-  auto const ok = [&](std::size_t k, std::size_t i) { return score[k][i] <= best[i] * (1 + tolerance); };
+    if (all[k].table_eligible) eligible.push_back(k);
+  std::vector<double> best(m, 1e300);
+  for (std::size_t k : eligible)
+    for (std::size_t i = 0; i < m; ++i) best[i] = std::min(best[i], score[k][i]);
+  // Every subset of up to max_policies eligible candidates (a few thousand), scored by its loss.
+  std::vector<std::size_t> chosen, current;
+  double chosen_loss = 1e300;
+  auto const loss_of = [&](std::vector<std::size_t> const& set) {
+    double loss = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      double b = 1e300;
+      for (std::size_t k : set) b = std::min(b, score[k][i]);
+      loss += b / best[i];
+    }
+    return loss;
+  };
+  auto const search = [&](auto&& self, std::size_t from) -> void {
+    if (!current.empty()) {
+      double const loss = loss_of(current);
+      if (loss < chosen_loss - 1e-9) chosen_loss = loss, chosen = current;
+    }
+    if (current.size() == static_cast<std::size_t>(max_policies)) return;
+    for (std::size_t e = from; e < eligible.size(); ++e) {
+      current.push_back(eligible[e]);
+      self(self, e + 1);
+      current.pop_back();
+    }
+  };
+  search(search, 0);
+  std::vector<double> set_best(m, 1e300);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t k : chosen) set_best[i] = std::min(set_best[i], score[k][i]);
+  auto const ok = [&](std::size_t k, std::size_t i) { return score[k][i] <= set_best[i] * (1 + tolerance); };
   std::vector<chosen_range> out;
   for (std::size_t i = 0; i < m;) {
-    std::size_t best_k = 0, best_end = i;
+    std::size_t best_k = chosen.front(), best_end = i;
     double best_total = 1e300;
-    for (std::size_t k = 0; k < all.size(); ++k) {
-      if (!all[k].table_eligible || !ok(k, i)) continue;
+    for (std::size_t k : chosen) {
+      if (!ok(k, i)) continue;
       std::size_t j = i;
       double total = 0;
-      while (j < m && ok(k, j)) total += score[k][j] / best[j], ++j;
+      while (j < m && ok(k, j)) total += score[k][j] / set_best[j], ++j;
       if (j > best_end || (j == best_end && total < best_total)) best_k = k, best_end = j, best_total = total;
     }
     long long const bound =
         best_end >= m ? -1 : static_cast<long long>(std::sqrt(double(sizes[best_end - 1]) * double(sizes[best_end])));
-    out.push_back({bound, &all[best_k]});
+    if (!out.empty() && out.back().policy == &all[best_k]) out.back().max_n = bound;  // one policy, one range
+    else out.push_back({bound, &all[best_k]});
     i = best_end;
   }
   return out;
+}
+
+// Measurements of an earlier run (--from): the rows a results file of this program holds, one per
+// line as write_results writes them. Returns score[candidate][size] (1e300 where none agrees).
+std::vector<std::vector<double>> read_scores(std::string const& path, std::string const& config,
+                                             std::vector<candidate> const& all, std::vector<long long> const& sizes) {
+  std::vector<std::vector<double>> score(all.size(), std::vector<double>(sizes.size(), 1e300));
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cascade-tune: cannot read " + path);
+  auto const field = [](std::string const& line, std::string const& key) {
+    std::size_t at = line.find("\"" + key + "\": ");
+    if (at == std::string::npos) return std::string();
+    at += key.size() + 4;
+    if (line[at] == '"') return line.substr(at + 1, line.find('"', at + 1) - at - 1);
+    return line.substr(at, line.find_first_of(",}", at) - at);
+  };
+  for (std::string line; std::getline(in, line);) {
+    if (field(line, "config") != config || field(line, "agrees") != "true") continue;
+    long long const n = std::stoll(field(line, "n"));
+    std::string const name = field(line, "name");
+    double const hot = std::stod(field(line, "hot_us")), cold = std::stod(field(line, "cold_us"));
+    for (std::size_t k = 0; k < all.size(); ++k)
+      for (std::size_t i = 0; i < sizes.size(); ++i)
+        if (all[k].name == name && sizes[i] == n) score[k][i] = std::sqrt(hot * cold);
+  }
+  return score;
+}
+
+// Times every candidate at every size on this GPU (hot and cold), prints the best per size, adds
+// one JSON row per measurement, and returns score[candidate][size] = sqrt(hot x cold).
+std::vector<std::vector<double>> measure_scores(std::optional<cascade_bench::timer>& timer, config const& c,
+                                                std::size_t index, std::size_t count, std::vector<candidate> const& all,
+                                                std::vector<long long> const& sizes, std::vector<std::string>& json) {
+  cascade_bench::timer& t = *timer;
+  workspace w(c, sizes.back(), 0x7E57ull + index);
+  std::vector<std::vector<double>> score(all.size(), std::vector<double>(sizes.size(), 1e300));
+  std::printf("\n%s: %zu candidates, sizes 2^%d..2^%d\n", c.key, all.size(), static_cast<int>(std::log2(double(sizes.front()))),
+              static_cast<int>(std::log2(double(sizes.back()))));
+  std::printf("%-6s %9s %9s  %-40s %9s %9s  %-40s\n", "n", "hot", "cold", "best", "hot", "cold", "best for the table");
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    long long const n = sizes[i];
+    w.cub(n);
+    auto const reference = w.read_out();
+    std::size_t best = 0, best_eligible = 0;
+    std::vector<timing> times(all.size());
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      std::fprintf(stderr, "\r[%zu/%zu] %s n = 2^%d: %zu/%zu %-40s", index + 1, count, c.key,
+                   static_cast<int>(std::log2(double(n))), k + 1, all.size(), all[k].name.c_str());
+      candidate const& cand = all[k];
+      times[k] = time_device_call(t, w, [&] { w.candidate(cand, n); }, reference, 51, 2e4);
+      score[k][i] = times[k].agrees ? std::sqrt(times[k].hot_us * times[k].cold_us) : 1e300;
+      if (score[k][i] < score[best][i]) best = k;
+      if (cand.table_eligible && (!all[best_eligible].table_eligible || score[k][i] < score[best_eligible][i]))
+        best_eligible = k;
+      char buf[400];
+      std::snprintf(buf, sizeof buf,
+                    "{\"config\": \"%s\", \"n\": %lld, \"name\": \"%s\", \"group\": \"%s\", \"table_eligible\": %s, "
+                    "\"hot_us\": %.3f, \"cold_us\": %.3f, \"agrees\": %s}",
+                    c.key, n, cand.name.c_str(), cand.group.c_str(), cand.table_eligible ? "true" : "false",
+                    times[k].hot_us, times[k].cold_us, times[k].agrees ? "true" : "false");
+      json.push_back(buf);
+    }
+    std::fprintf(stderr, "\r%100s\r", "");
+    std::printf("2^%-4d %9.2f %9.2f  %-40s %9.2f %9.2f  %-40s\n", static_cast<int>(std::log2(double(n))),
+                times[best].hot_us, times[best].cold_us, all[best].name.c_str(), times[best_eligible].hot_us,
+                times[best_eligible].cold_us, all[best_eligible].name.c_str());
+    std::fflush(stdout);
+  }
+  return score;
+}
+
+// Where an earlier run (--from) measured: the fields its results file starts with.
+cascade_bench::environment environment_of(std::string const& path, std::string& driver, std::string& commit) {
+  std::ifstream in(path);
+  std::string head, line;
+  for (int i = 0; i < 3 && std::getline(in, line); ++i) head += line;
+  auto const field = [&](std::string const& key) {
+    std::size_t at = head.find("\"" + key + "\": ");
+    if (at == std::string::npos) return std::string();
+    at += key.size() + 4;
+    if (head[at] == '"') return head.substr(at + 1, head.find('"', at + 1) - at - 1);
+    return head.substr(at, head.find_first_of(",}", at) - at);
+  };
+  cascade_bench::environment e;
+  e.gpu = field("gpu");
+  e.date = field("date");
+  std::string const cc = field("compute_capability");
+  if (cc.size() >= 3) e.cc_major = cc[0] - '0', e.cc_minor = cc[2] - '0';
+  driver = field("nvidia_driver");
+  commit = field("cascade_commit");
+  return e;
 }
 
 std::string entry_text(int arch, config const& c, std::vector<chosen_range> const& ranges, std::string const& where) {
@@ -150,10 +282,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "\n");
     return 1;
   }
-  if (!cascade_bench::have_gpu("cascade-tune")) return 2;
-  auto const env = cascade_bench::read_environment();
+  bool const measure = s.from_path.empty();
+  if (measure && !cascade_bench::have_gpu("cascade-tune")) return 2;
+  cascade_bench::environment env;
+  std::string driver = s.io.driver, commit = s.io.commit;
+  if (measure) env = cascade_bench::read_environment();
+  else env = environment_of(s.from_path, driver, commit);
   int const arch = env.cc_major * 10 + env.cc_minor;
-  cascade_bench::timer t;
+  std::optional<cascade_bench::timer> t;
+  if (measure) t.emplace();
   std::vector<std::string> json;
   std::string table_text;
   if (!s.table_path.empty()) {
@@ -174,43 +311,16 @@ int main(int argc, char** argv) {
       if (k.group == "shape" || k.group == "strategy") all.push_back(k);
     std::vector<long long> sizes;
     for (int lg = s.min_log2; lg <= s.max_log2; lg += s.step) sizes.push_back(1ll << lg);
-    workspace w(*c, sizes.back(), 0x7E57ull + ci);
     std::vector<std::vector<double>> score(all.size(), std::vector<double>(sizes.size(), 1e300));
-
-    std::printf("\n%s: %zu candidates, sizes 2^%d..2^%d\n", c->key, all.size(), s.min_log2, s.max_log2);
-    std::printf("%-6s %9s %9s  %-40s %9s %9s  %-40s\n", "n", "hot", "cold", "best", "hot", "cold", "best for the table");
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-      long long const n = sizes[i];
-      w.cub(n);
-      auto const reference = w.read_out();
-      std::size_t best = 0, best_eligible = 0;
-      std::vector<timing> times(all.size());
-      for (std::size_t k = 0; k < all.size(); ++k) {
-        std::fprintf(stderr, "\r[%zu/%zu] %s n = 2^%d: %zu/%zu %-40s", ci + 1, s.configs.size(), c->key,
-                     static_cast<int>(std::log2(double(n))), k + 1, all.size(), all[k].name.c_str());
-        candidate const& cand = all[k];
-        times[k] = time_device_call(t, w, [&] { w.candidate(cand, n); }, reference, 51, 2e4);
-        score[k][i] = times[k].agrees ? std::sqrt(times[k].hot_us * times[k].cold_us) : 1e300;
-        if (score[k][i] < score[best][i]) best = k;
-        if (cand.table_eligible && (!all[best_eligible].table_eligible || score[k][i] < score[best_eligible][i]))
-          best_eligible = k;
-        char buf[400];
-        std::snprintf(buf, sizeof buf,
-                      "{\"config\": \"%s\", \"n\": %lld, \"name\": \"%s\", \"group\": \"%s\", \"table_eligible\": %s, "
-                      "\"hot_us\": %.3f, \"cold_us\": %.3f, \"agrees\": %s}",
-                      c->key, n, cand.name.c_str(), cand.group.c_str(), cand.table_eligible ? "true" : "false",
-                      times[k].hot_us, times[k].cold_us, times[k].agrees ? "true" : "false");
-        json.push_back(buf);
-      }
-      std::fprintf(stderr, "\r%100s\r", "");
-      std::printf("2^%-4d %9.2f %9.2f  %-40s %9.2f %9.2f  %-40s\n", static_cast<int>(std::log2(double(n))),
-                  times[best].hot_us, times[best].cold_us, all[best].name.c_str(), times[best_eligible].hot_us,
-                  times[best_eligible].cold_us, all[best_eligible].name.c_str());
-      std::fflush(stdout);
+    if (measure) {
+      score = measure_scores(t, *c, ci, s.configs.size(), all, sizes, json);
+    } else {
+      std::printf("\n%s: %zu candidates, measurements from %s\n", c->key, all.size(), s.from_path.c_str());
+      score = read_scores(s.from_path, c->key, all, sizes);
     }
-    auto const ranges = choose_ranges(all, sizes, score, s.tolerance);
-    std::printf("%s: the table's ranges (within %.0f%% of the best eligible policy at every measured size)\n", c->key,
-                100 * s.tolerance);
+    auto const ranges = choose_ranges(all, sizes, score, s.tolerance, s.max_policies);
+    std::printf("%s: the table's ranges (at most %d policies; within %.0f%% of the best of them at each size)\n",
+                c->key, s.max_policies, 100 * s.tolerance);
     long long lo = 0;
     for (auto const& r : ranges) {
       std::printf("  n in [%lld, %s]: %s\n", lo, r.max_n < 0 ? "inf" : std::to_string(r.max_n).c_str(),
@@ -218,8 +328,9 @@ int main(int argc, char** argv) {
       lo = r.max_n + 1;
     }
     if (!s.table_path.empty()) {
-      std::string const where = env.gpu + " (driver " + s.io.driver + "), " + env.date + ", cascade " + s.io.commit +
-                                ": " + (s.io.out_path.empty() ? std::string("no results file") : s.io.out_path);
+      std::string const results = measure ? s.io.out_path : s.from_path;
+      std::string const where = env.gpu + " (driver " + driver + "), " + env.date + ", cascade " + commit + ": " +
+                                (results.empty() ? std::string("no results file") : results);
       char const* kind = std::string(c->op) == "plus" ? "sum" : "min_max";
       table_text = with_entry(table_text, std::to_string(c->item_bytes) + " " + kind, entry_text(arch, *c, ranges, where));
     }
@@ -229,7 +340,7 @@ int main(int argc, char** argv) {
     out << table_text;
     std::printf("wrote %s\n", s.table_path.c_str());
   }
-  if (!s.io.out_path.empty()) {
+  if (measure && !s.io.out_path.empty()) {
     std::string const method = "reduce_into on the same buffers; CUDA events; median of up to 51 runs (fewer for long "
                                "calls); hot and cold (L2 flushed); score = sqrt(hot x cold); results checked against CUB";
     if (!cascade_bench::write_results(s.io.out_path, env, s.io, method.c_str(), json)) return 1;

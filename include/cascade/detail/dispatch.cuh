@@ -42,7 +42,7 @@ int table_arch(tuning::arch_list<First, Rest...>, int cc) {
 
 template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op);
-template <class Policy, class It, class OutIt, class T, class Op>
+template <class Policy, bool Wide = true, class It, class OutIt, class T, class Op>
 void dispatch_policy(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op);
 
 template <int... Archs, class It, class OutIt, class T, class Op>
@@ -51,7 +51,12 @@ void dispatch_tuned(tuning::arch_list<Archs...> archs, default_policy const& pol
   device_info const& device = current_device();  // a clear cuda_error when there is no device
   int const arch = table_arch(archs, device.cc_major * 10 + device.cc_minor);
   constexpr int bytes = tuning::item_bytes_of<typename table_item<It, T>::type>;
-  auto const run = [&](auto chosen) { dispatch_reduce_into(chosen.on(policy.stream()), first, n, d_out, init, op); };
+  // A range bounded below 2^31 items never needs 64-bit offsets, so their kernels are not compiled.
+  auto const run = [&](auto range) {
+    using r = decltype(range);
+    constexpr bool wide = r::max_n < 0 || r::max_n >= (1ll << 31) - r::policy::tile_size;
+    dispatch_policy<typename r::policy, wide>(typename r::policy{}.on(policy.stream()), first, n, d_out, init, op);
+  };
   ((arch == Archs ? visit_range(typename tuning::table<Archs, bytes, tuning::op_kind_of<Op>>::type{}, n, run)
                   : void()),
    ...);
@@ -72,7 +77,7 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
   }
 }
 
-template <class Policy, class It, class OutIt, class T, class Op>
+template <class Policy, bool Wide, class It, class OutIt, class T, class Op>
 void dispatch_policy(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
   using resolved = cascade::policy<Policy::block_size, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>,
                           typename Policy::finish_type>;
@@ -90,9 +95,9 @@ void dispatch_policy(Policy const& policy, It first, cuda::std::int64_t n, OutIt
   using finish = finish_dispatch<typename resolved::finish_type>;
   // 32-bit offsets are cheaper in the tile loop; they must hold n plus one grid stride past it.
   auto const n64 = static_cast<cuda::std::uint64_t>(n);
-  if (2 * n64 + static_cast<cuda::std::uint64_t>(Policy::tile_size) < (cuda::std::uint64_t(1) << 32))
+  if (!Wide || 2 * n64 + static_cast<cuda::std::uint64_t>(Policy::tile_size) < (cuda::std::uint64_t(1) << 32))
     finish::template run<resolved>(first, static_cast<cuda::std::uint32_t>(n), d_out, init, op, stream);
-  else
+  else if constexpr (Wide)
     finish::template run<resolved>(first, n64, d_out, init, op, stream);
 }
 

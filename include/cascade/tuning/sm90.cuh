@@ -28,14 +28,11 @@ struct table<90, ItemBytes, Kind> {
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade a82d18e: bench/results/tune-h200-2026-11-22.json
 template <>
 struct table<90, 1, op_kind::sum> {
-  using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::last_block>>,
-                      range<5792, policy<256, 16, tree::redux, finish::last_block>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<23170, policy<512, 32, tree::shuffle, finish::last_block>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
+  using type = ranges<range<5792, policy<256, 16, tree::redux, finish::last_block>>,
+                      range<11585, policy<256, 32, tree::shuffle, finish::last_block>>,
                       range<741455, policy<512, 32, tree::shuffle, finish::cluster>>,
-                      range<379625062, policy<256, 16, tree::redux, finish::last_block>>,
-                      range<-1, policy<512, 64, tree::shuffle, finish::last_block>>>;
+                      range<759250124, policy<256, 16, tree::redux, finish::last_block>>,
+                      range<-1, policy<256, 32, tree::shuffle, finish::last_block>>>;
 };
 // [/entry]
 
@@ -43,17 +40,11 @@ struct table<90, 1, op_kind::sum> {
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade a82d18e: bench/results/tune-h200-2026-11-22.json
 template <>
 struct table<90, 1, op_kind::min_max> {
-  using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::cluster>>,
-                      range<5792, policy<256, 16, tree::shuffle, finish::last_block>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<23170, policy<512, 32, tree::shuffle, finish::last_block>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<185363, policy<512, 16, tree::shuffle, finish::cluster>>,
+  using type = ranges<range<11585, policy<256, 8, tree::shuffle, finish::cluster>>,
+                      range<23170, policy<512, 32, tree::shuffle, finish::cluster>>,
+                      range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
                       range<741455, policy<512, 32, tree::shuffle, finish::cluster>>,
-                      range<1482910, policy<1024, 32, tree::shuffle, finish::cluster>>,
-                      range<5931641, policy<1024, 32, tree::shuffle, finish::last_block>>,
-                      range<379625062, policy<256, 16, tree::cub_block, finish::last_block>>,
-                      range<-1, policy<512, 64, tree::shuffle, finish::last_block>>>;
+                      range<-1, policy<1024, 32, tree::shuffle, finish::last_block>>>;
 };
 // [/entry]
 
@@ -61,14 +52,13 @@ struct table<90, 1, op_kind::min_max> {
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade a82d18e: bench/results/tune-h200-2026-11-22.json
 template <>
 struct table<90, 2, op_kind::sum> {
-  using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::cluster>>,
-                      range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::last_block>>,
-                      range<23170, policy<1024, 16, tree::shuffle, finish::cluster>>,
-                      range<185363, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<741455, policy<512, 32, tree::shuffle, finish::cluster>>,
-                      range<5931641, policy<1024, 32, tree::shuffle, finish::last_block>>,
-                      range<-1, policy<256, 16, tree::cub_block, finish::last_block>>>;
+  using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::last_block>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
+                      range<23170, policy<512, 32, tree::shuffle, finish::last_block>>,
+                      range<370727, policy<512, 16, tree::shuffle, finish::cluster>>,
+                      range<2965820, policy<512, 32, tree::shuffle, finish::last_block>>,
+                      range<189812531, policy<512, 8, tree::shuffle, finish::last_block>>,
+                      range<-1, policy<512, 32, tree::shuffle, finish::last_block>>>;
 };
 // [/entry]
 
@@ -76,12 +66,8 @@ struct table<90, 2, op_kind::sum> {
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade a82d18e: bench/results/tune-h200-2026-11-22.json
 template <>
 struct table<90, 2, op_kind::min_max> {
-  using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::cluster>>,
-                      range<5792, policy<256, 16, tree::cub_block, finish::two_pass>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<46340, policy<512, 8, tree::shuffle, finish::cluster>>,
+  using type = ranges<range<92681, policy<512, 8, tree::shuffle, finish::cluster>>,
                       range<741455, policy<512, 32, tree::shuffle, finish::cluster>>,
-                      range<5931641, policy<1024, 32, tree::shuffle, finish::last_block>>,
                       range<-1, policy<256, 16, tree::cub_block, finish::last_block>>>;
 };
 // [/entry]
@@ -90,13 +76,10 @@ struct table<90, 2, op_kind::min_max> {
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade a82d18e: bench/results/tune-h200-2026-11-22.json
 template <>
 struct table<90, 4, op_kind::sum> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::last_block>>,
-                      range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
-                      range<11585, policy<1024, 8, tree::shuffle, finish::cluster>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<185363, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<741455, policy<1024, 32, tree::shuffle, finish::cluster>>,
-                      range<5931641, policy<1024, 32, tree::shuffle, finish::last_block>>,
+  using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
+                      range<23170, policy<1024, 16, tree::shuffle, finish::last_block>>,
+                      range<370727, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<-1, policy<1024, 16, tree::shuffle, finish::last_block>>>;
 };
 // [/entry]
@@ -105,13 +88,11 @@ struct table<90, 4, op_kind::sum> {
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade a82d18e: bench/results/tune-h200-2026-11-22.json
 template <>
 struct table<90, 4, op_kind::min_max> {
-  using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::cluster>>,
-                      range<5792, policy<256, 16, tree::shuffle, finish::recursive>>,
+  using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::last_block>>,
                       range<23170, policy<512, 32, tree::shuffle, finish::cluster>>,
                       range<185363, policy<512, 8, tree::shuffle, finish::cluster>>,
-                      range<741455, policy<1024, 32, tree::shuffle, finish::cluster>>,
-                      range<11863283, policy<1024, 4, tree::shuffle, finish::last_block>>,
+                      range<741455, policy<512, 32, tree::shuffle, finish::cluster>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::last_block>>>;
 };
 // [/entry]
@@ -123,10 +104,9 @@ struct table<90, 8, op_kind::sum> {
   using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::cluster>>,
                       range<5792, policy<512, 8, tree::shuffle, finish::last_block>>,
                       range<11585, policy<1024, 8, tree::shuffle, finish::cluster>>,
-                      range<185363, policy<512, 8, tree::shuffle, finish::cluster>>,
-                      range<741455, policy<512, 16, tree::shuffle, finish::last_block>>,
-                      range<1482910, policy<128, 8, tree::shuffle, finish::last_block>>,
-                      range<-1, policy<1024, 8, tree::shuffle, finish::last_block>>>;
+                      range<46340, policy<512, 4, tree::shuffle, finish::cluster>>,
+                      range<370727, policy<1024, 8, tree::shuffle, finish::cluster>>,
+                      range<-1, policy<512, 8, tree::shuffle, finish::last_block>>>;
 };
 // [/entry]
 
@@ -134,14 +114,11 @@ struct table<90, 8, op_kind::sum> {
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade a82d18e: bench/results/tune-h200-2026-11-22.json
 template <>
 struct table<90, 8, op_kind::min_max> {
-  using type = ranges<range<1448, policy<256, 4, tree::shuffle, finish::last_block>>,
-                      range<5792, policy<1024, 4, tree::shuffle, finish::last_block>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<185363, policy<1024, 8, tree::shuffle, finish::cluster>>,
+  using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
+                      range<11585, policy<1024, 8, tree::shuffle, finish::last_block>>,
+                      range<185363, policy<512, 8, tree::shuffle, finish::cluster>>,
                       range<741455, policy<1024, 8, tree::shuffle, finish::last_block>>,
-                      range<5931641, policy<256, 16, tree::cub_block, finish::last_block>>,
-                      range<-1, policy<512, 8, tree::shuffle, finish::last_block>>>;
+                      range<-1, policy<256, 16, tree::cub_block, finish::last_block>>>;
 };
 // [/entry]
 

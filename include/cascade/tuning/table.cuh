@@ -51,13 +51,13 @@ inline constexpr int item_bytes_of = sizeof(V) <= 1 ? 1 : sizeof(V) <= 2 ? 2 : s
 
 namespace cascade::detail {
 
-// Calls f(Policy{}) with the first range's policy whose bound holds n (the last range's otherwise).
+// Calls f(Range{}) with the first range whose bound holds n (the last range otherwise).
 template <class F, class First, class... Rest>
 void visit_range(tuning::ranges<First, Rest...>, cuda::std::int64_t n, F&& f) {
   if constexpr (sizeof...(Rest) == 0) {
-    f(typename First::policy{});
+    f(First{});
   } else {
-    if (First::max_n < 0 || n <= First::max_n) f(typename First::policy{});
+    if (First::max_n < 0 || n <= First::max_n) f(First{});
     else visit_range(tuning::ranges<Rest...>{}, n, static_cast<F&&>(f));
   }
 }
