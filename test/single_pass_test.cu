@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -207,8 +208,15 @@ TEST_CASE("captured into a graph, last_block zeroes a ticket of its own; replays
   CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   cudaGraph_t graph;
   CASCADE_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-  cascade::reduce_into(last_block{}.on(s), p, p + xs.size(), o, 3, cascade::plus{});
-  CASCADE_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+  std::string failure;
+  try {
+    cascade::reduce_into(last_block{}.on(s), p, p + xs.size(), o, 3, cascade::plus{});
+  } catch (cascade::cuda_error const& e) {
+    failure = e.what();  // end the capture first: other CUDA calls fail while it lasts
+  }
+  cudaError_t const ended = cudaStreamEndCapture(s, &graph);
+  REQUIRE_MESSAGE(failure.empty(), failure);
+  CASCADE_CUDA_CHECK(ended);
   cudaGraphExec_t exec;
   CASCADE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
   for (int replay = 0; replay < 5; ++replay) {

@@ -27,6 +27,7 @@
 #include <string>
 
 #include "default_policy.cuh"
+#include "detail/device.cuh"
 #include "detail/dispatch.cuh"
 #include "detail/pinned.cuh"
 #include "error.cuh"
@@ -101,6 +102,7 @@ template <class Policy, class It, class T, class Op>
 T reduce_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op) {
   if (n == 0) return init;
   cudaStream_t const stream = policy.stream();
+  current_device();  // a clear cuda_error when there is no device, before any allocation
   constexpr std::size_t offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
   void* const block = pinned_acquire(offset + sizeof(T));
   auto* const ready = static_cast<unsigned volatile*>(block);
