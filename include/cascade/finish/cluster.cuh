@@ -1,7 +1,8 @@
 // cascade/finish/cluster.cuh: single pass inside one thread block cluster (Hopper, compute
 // capability 9.0 and later). The grid is one cluster of up to 16 blocks, each on its own SM; every
-// block folds its tiles and stores its partial straight into the first block's shared memory
-// (distributed shared memory), one hardware cluster barrier makes them visible, and the first block's
+// block folds its tiles and, once every block of the cluster has started (a split cluster barrier
+// begun before the tiles), stores its partial straight into the first block's shared memory
+// (distributed shared memory); a second cluster barrier makes them visible, and the first block's
 // first warp folds them in block order and writes op(init, result).
 //
 // Launches: 1 kernel (cudaLaunchKernelEx with a cluster dimension); no scratch, no ticket, no global
@@ -46,7 +47,11 @@ __global__ void __launch_bounds__(BlockSize) cluster_kernel(It first, Offset n, 
   namespace cg = cooperative_groups;
   cg::cluster_group const cluster = cg::this_cluster();
   unsigned const rank = cluster.block_rank(), blocks = cluster.num_blocks();  // blocks <= 16
+  // Another block's shared memory may be written only once that block has started: every block
+  // arrives here and waits after its tiles, so the wait costs nothing by then.
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
   T const partial = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first, n, op, rank, blocks);
+  asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
   if (threadIdx.x == 0) cluster.map_shared_rank(partials, 0)[rank] = partial;
   cluster.sync();  // release/acquire at cluster scope: every partial is in block 0's shared memory
   if (rank != 0 || threadIdx.x >= 32) return;
