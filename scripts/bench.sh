@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Runs the bench programs on the GPU: cascade-ladder (bench/results/ladder-<gpu>-<date>.json) and
-# cascade-finishes (bench/results/finishes-<gpu>-<date>.json). An argument names the output folder.
+# Runs the bench programs on the GPU: cascade-bench (bench/results/bench-<gpu>-<date>.json, the full
+# sweep), cascade-ladder (ladder-<gpu>-<date>.json) and cascade-finishes (finishes-<gpu>-<date>.json),
+# then checks the bar (scripts/bar.py). An argument names the output folder. The tuner is separate:
+#   build/cascade-tune --all --table include/cascade/tuning/sm90.cuh --out bench/results/tune-<gpu>-<date>.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${CASCADE_BUILD_DIR:-build}
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
 [ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release >/dev/null
-ninja -C "$build_dir" bench/cascade-ladder bench/cascade-finishes >/dev/null
+ninja -C "$build_dir" bench/cascade-bench bench/cascade-ladder bench/cascade-finishes >/dev/null
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-' | sed 's/^nvidia-//')
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 commit=${CASCADE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}  # the device copy may have no .git
 dir=${1:-bench/results}
 day=$(date -u +%Y-%m-%d)
 mkdir -p "$dir"
+"$build_dir/bench/cascade-bench" --out "$dir/bench-$gpu-$day.json" --commit "$commit" --driver "$driver" \
+  | tee "$dir/bench-$gpu-$day.txt"
+python3 scripts/bar.py "$dir/bench-$gpu-$day.json" || true  # reports, does not stop the other benches
 "$build_dir/bench/cascade-ladder" --out "$dir/ladder-$gpu-$day.json" --commit "$commit" --driver "$driver"
 "$build_dir/bench/cascade-finishes" --out "$dir/finishes-$gpu-$day.json" --commit "$commit" --driver "$driver"

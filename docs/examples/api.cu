@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
+#include <type_traits>
 
 // [non_commutative_op]
 struct mat2 {  // 2x2 matrices of uint32: the product is associative, not commutative
@@ -81,9 +82,17 @@ void run() {
   }
   {
     // [default_policy]
-    float sum = cascade::reduce(cascade::default_policy{}, d, d + n, 0.0f);  // sequential tree for plus
+    float sum = cascade::reduce(cascade::default_policy{}, d, d + n, 0.0f);  // the table's policy for n
     // [/default_policy]
     expect(sum == 499500.0f, "default_policy");
+  }
+  {
+    // [tuning]
+    namespace tuning = cascade::tuning;
+    static_assert(tuning::item_bytes_of<float> == 4 && tuning::op_kind_of<cascade::plus> == tuning::op_kind::sum);
+    using entry = tuning::table<90, 4, tuning::op_kind::sum>::type;  // float and int32 sums on sm_90
+    // [/tuning]
+    static_assert(!std::is_same_v<entry, void>);
   }
   {
     // [presets]
@@ -119,11 +128,13 @@ void run() {
     using atomic = cascade::policy<256, 8, cascade::tree::shuffle, finish::atomic>;           // atomicAdd
     using single_pass = cascade::policy<256, 8, cascade::tree::shuffle, finish::last_block>;  // one launch
     using on_host = cascade::policy<256, 8, cascade::tree::shuffle, finish::host>;            // CPU folds
+    using cluster = cascade::policy<512, 8, cascade::tree::shuffle, finish::cluster>;  // DSMEM, sm_90
     int a = cascade::reduce(atomic{}, ints, ints + n, 0);
     int b = cascade::reduce(single_pass{}, ints, ints + n, 0);
     int c = cascade::reduce(on_host{}, ints, ints + n, 0);
+    int e = cascade::reduce(cluster{}, ints, ints + n, 0);
     // [/finishes]
-    expect(a == 3000 && b == 3000 && c == 3000, "finishes");
+    expect(a == 3000 && b == 3000 && c == 3000 && e == 3000, "finishes");
   }
   {
     // [ops]

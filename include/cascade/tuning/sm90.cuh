@@ -1,6 +1,9 @@
 // cascade/tuning/sm90.cuh: the tuning table for compute capability 9.0 (H100, H200), written by
 // cascade-tune (src/tune.cu). Each entry says which GPU and results file it came from; keys with no
-// entry of their own use the fallback below.
+// entry of their own use the fallback below. The entries below were measured by
+// `cascade-tune --all --step 1` on an H200 and chosen (at most 3 policies each, within 3%) by
+// `cascade-tune --all --from bench/results/tune-h200-2026-11-22.json`. docs/performance.md has the
+// measurements of default_policy with this table.
 #pragma once
 
 #include "../finish/cluster.cuh"

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Checks the performance bar of the benchmarking issue against a cascade-bench results file.
+
+    python3 scripts/bar.py bench/results/bench-h200-2026-11-22.json
+
+The bar (float, int32 and double plus and float minimum; ratio = CUB's time / default_policy's,
+the median of the per-repeat ratios of one process):
+  - ratio >= 1.00 at every size 2^10..2^30, hot and cold (>= 0.98 at 2^26 and above);
+  - ratio >= 1.4 hot and >= 1.15 cold at 2^14..2^20;
+  - float plus at 2^30 reaches >= 97% of the measured read bandwidth (the streaming-read ceiling);
+  - cascade::reduce (to the host) at least 2x faster than thrust::reduce at 2^10..2^22.
+Prints every check that fails and a one-line verdict; exits 1 when any fails.
+"""
+import json
+import sys
+
+BAR_CONFIGS = ["float-plus", "int32-plus", "double-plus", "float-minimum"]
+
+
+def rows_of(path):
+    with open(path) as f:
+        return json.load(f)["rows"]
+
+
+def find(rows, config, group, n):
+    for r in rows:
+        if r["config"] == config and r["group"] == group and r["n"] == n:
+            return r
+    return None
+
+
+def main(path):
+    rows = rows_of(path)
+    failures, checks = [], 0
+
+    def check(ok, what):
+        nonlocal checks
+        checks += 1
+        if not ok:
+            failures.append(what)
+
+    for config in BAR_CONFIGS:
+        for lg in range(10, 31, 2):
+            d = find(rows, config, "default", 1 << lg)
+            if d is None:
+                continue
+            for mode in ("hot", "cold"):
+                ratio = d["cub_ratio_" + mode]
+                floor = 0.98 if lg >= 26 else 1.00
+                check(ratio >= floor, f"{config} 2^{lg} {mode}: CUB/default {ratio:.2f} < {floor:.2f}")
+                if 14 <= lg <= 20:
+                    need = 1.4 if mode == "hot" else 1.15
+                    check(ratio >= need, f"{config} 2^{lg} {mode}: CUB/default {ratio:.2f} < {need:.2f}")
+            if lg <= 22:
+                h = find(rows, config, "to_host", 1 << lg)
+                for mode in ("hot", "cold"):
+                    ratio = h["thrust_ratio_" + mode]
+                    check(ratio >= 2.0, f"{config} 2^{lg} {mode}: thrust/cascade::reduce {ratio:.2f} < 2.00")
+    d, c = find(rows, "float-plus", "default", 1 << 30), find(rows, "float-plus", "ceiling", 1 << 30)
+    if d and c:
+        for mode in ("hot", "cold"):
+            share = d[mode + "_gbps"] / c[mode + "_gbps"]
+            check(share >= 0.97, f"float-plus 2^30 {mode}: {share:.1%} of the read ceiling < 97%")
+            print(f"float-plus 2^30 {mode}: {d[mode + '_gbps']:.0f} GB/s, {share:.1%} of the read ceiling "
+                  f"({c[mode + '_gbps']:.0f} GB/s)")
+    for f in failures:
+        print("FAIL", f)
+    print(f"{checks - len(failures)} of {checks} checks hold, {len(failures)} fail")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    sys.exit(main(sys.argv[1]))
