@@ -43,11 +43,16 @@ settings parse(int argc, char** argv) {
     if (key == "--configs") {
       std::stringstream ss(value);
       for (std::string k; std::getline(ss, k, ',');) s.configs.push_back(k);
-    } else if (key == "--min-log2") s.min_log2 = std::stoi(value);
-    else if (key == "--max-log2") s.max_log2 = std::stoi(value);
-    else if (key == "--step") s.step = std::stoi(value);
-    else if (key == "--repeats") s.repeats = std::max(1, std::stoi(value));
-    else if (key == "--sweep") s.sweep = value != "0";
+    } else if (key == "--min-log2")
+      s.min_log2 = std::stoi(value);
+    else if (key == "--max-log2")
+      s.max_log2 = std::stoi(value);
+    else if (key == "--step")
+      s.step = std::stoi(value);
+    else if (key == "--repeats")
+      s.repeats = std::max(1, std::stoi(value));
+    else if (key == "--sweep")
+      s.sweep = value != "0";
   }
   if (s.configs.empty())
     for (auto const& c : configs()) s.configs.push_back(c.key);
@@ -118,7 +123,8 @@ int main(int argc, char** argv) {
       return 1;
     }
     int max_log2 = s.max_log2;
-    while (max_log2 > s.min_log2 && (double(1ll << max_log2) * c->item_bytes) > 0.6 * double(free_bytes)) max_log2 -= s.step;
+    while (max_log2 > s.min_log2 && (double(1ll << max_log2) * c->item_bytes) > 0.6 * double(free_bytes))
+      max_log2 -= s.step;
     workspace w(*c, 1ll << max_log2, 0x5EED0000ull + ci);
     std::vector<candidate> const all = c->candidates();
     std::vector<double> worst_ratio(all.size(), 1.0);  // skips hopeless seed kernels at larger sizes
@@ -144,13 +150,28 @@ int main(int argc, char** argv) {
         def_agrees = def_agrees && d.agrees;
       }
       double const cub_h = median(cub_hot), cub_c = median(cub_cold);
-      row cub_row{c->key, "cub::DeviceReduce", "cub", "", n, bytes, cub_h, cub_c, 1.0, 1.0, true,
-                  ", \"hot_repeats_us\": " + json_list(cub_hot) + ", \"cold_repeats_us\": " + json_list(cub_cold)};
+      row cub_row{
+          c->key, "cub::DeviceReduce",
+          "cub",  "",
+          n,      bytes,
+          cub_h,  cub_c,
+          1.0,    1.0,
+          true,   ", \"hot_repeats_us\": " + json_list(cub_hot) + ", \"cold_repeats_us\": " + json_list(cub_cold)};
       json.push_back(to_json(cub_row, *c));
-      row def_row{c->key, "default_policy", "default", "", n, bytes, median(def_hot), median(def_cold), median(r_hot),
-                  median(r_cold), def_agrees,
+      row def_row{c->key,
+                  "default_policy",
+                  "default",
+                  "",
+                  n,
+                  bytes,
+                  median(def_hot),
+                  median(def_cold),
+                  median(r_hot),
+                  median(r_cold),
+                  def_agrees,
                   ", \"hot_repeats_us\": " + json_list(def_hot) + ", \"cold_repeats_us\": " + json_list(def_cold) +
-                      ", \"ratio_hot_repeats\": " + json_list(r_hot) + ", \"ratio_cold_repeats\": " + json_list(r_cold)};
+                      ", \"ratio_hot_repeats\": " + json_list(r_hot) +
+                      ", \"ratio_cold_repeats\": " + json_list(r_cold)};
       json.push_back(to_json(def_row, *c));
       if (!def_agrees) ++default_disagreements;
 
@@ -158,22 +179,28 @@ int main(int argc, char** argv) {
       std::vector<unsigned char> h(c->ops().accumulator_bytes), h2(h.size());
       auto const thrust_call = [&] { w.ops().thrust_reduce(w.items(), n, h.data()); };
       auto const to_host_call = [&] { w.ops().cascade_reduce(w.items(), n, h2.data()); };
-      double const th_hot = t.median_us_budget(thrust_call, false, 51, 1e5), th_cold = t.median_us_budget(thrust_call, true, 51, 1e5);
-      double const ch_hot = t.median_us_budget(to_host_call, false, 51, 1e5), ch_cold = t.median_us_budget(to_host_call, true, 51, 1e5);
+      double const th_hot = t.median_us_budget(thrust_call, false, 51, 1e5),
+                   th_cold = t.median_us_budget(thrust_call, true, 51, 1e5);
+      double const ch_hot = t.median_us_budget(to_host_call, false, 51, 1e5),
+                   ch_cold = t.median_us_budget(to_host_call, true, 51, 1e5);
       bool const thrust_agrees = w.ops().agrees(h.data(), reference.data());
       bool const host_agrees = w.ops().agrees(h2.data(), reference.data());
-      json.push_back(to_json({c->key, "thrust::reduce", "thrust", "", n, bytes, th_hot, th_cold, cub_h / th_hot, cub_c / th_cold, thrust_agrees, ""}, *c));
-      json.push_back(to_json({c->key, "cascade::reduce (to host)", "to_host", "", n, bytes, ch_hot, ch_cold, cub_h / ch_hot,
-                              cub_c / ch_cold, host_agrees,
+      json.push_back(to_json({c->key, "thrust::reduce", "thrust", "", n, bytes, th_hot, th_cold, cub_h / th_hot,
+                              cub_c / th_cold, thrust_agrees, ""},
+                             *c));
+      json.push_back(to_json({c->key, "cascade::reduce (to host)", "to_host", "", n, bytes, ch_hot, ch_cold,
+                              cub_h / ch_hot, cub_c / ch_cold, host_agrees,
                               ", \"thrust_ratio_hot\": " + std::to_string(th_hot / ch_hot) +
-                                  ", \"thrust_ratio_cold\": " + std::to_string(th_cold / ch_cold)}, *c));
+                                  ", \"thrust_ratio_cold\": " + std::to_string(th_cold / ch_cold)},
+                             *c));
       if (!host_agrees) ++default_disagreements;
 
       // The read ceiling for this many bytes.
       if (std::fmod(bytes, 16.0) == 0) {
         double const hot = best_read_ceiling_us(t, w.items(), static_cast<std::size_t>(bytes), false);
         double const cold = best_read_ceiling_us(t, w.items(), static_cast<std::size_t>(bytes), true);
-        json.push_back(to_json({c->key, "read ceiling", "ceiling", "", n, bytes, hot, cold, cub_h / hot, cub_c / cold, true, ""}, *c));
+        json.push_back(to_json(
+            {c->key, "read ceiling", "ceiling", "", n, bytes, hot, cold, cub_h / hot, cub_c / cold, true, ""}, *c));
         if (lg == 30 && c->item_bytes == 4) ceiling_gbps = std::max(ceiling_gbps, bytes / cold / 1e3);
       }
 
@@ -186,10 +213,20 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "\r[%zu/%zu] %-14s n = 2^%-2d %3zu/%zu %-40s", ci + 1, s.configs.size(), c->key, lg, k,
                      all.size() - 1, cand.name.c_str());
         timing const r = time_device_call(t, w, candidate_call(cand), reference, 51, 1e4);
-        row x{c->key, cand.name, cand.group, cand.spelling, n, bytes, r.hot_us, r.cold_us, cub_h / r.hot_us,
-              cub_c / r.cold_us, r.agrees, ", \"block_size\": " + std::to_string(cand.block_size) +
-                                               ", \"coarse_factor\": " + std::to_string(cand.coarse_factor) +
-                                               ", \"tree\": \"" + cand.tree + "\", \"finish\": \"" + cand.finish + "\""};
+        row x{c->key,
+              cand.name,
+              cand.group,
+              cand.spelling,
+              n,
+              bytes,
+              r.hot_us,
+              r.cold_us,
+              cub_h / r.hot_us,
+              cub_c / r.cold_us,
+              r.agrees,
+              ", \"block_size\": " + std::to_string(cand.block_size) +
+                  ", \"coarse_factor\": " + std::to_string(cand.coarse_factor) + ", \"tree\": \"" + cand.tree +
+                  "\", \"finish\": \"" + cand.finish + "\""};
         json.push_back(to_json(x, *c));
         if (!r.agrees) ++disagreements;
         worst_ratio[k] = std::min(worst_ratio[k], std::min(x.ratio_hot, x.ratio_cold));
@@ -197,8 +234,8 @@ int main(int argc, char** argv) {
         if (r.agrees && score < best_score) best_score = score, best_name = cand.name;
       }
       char line[320];
-      std::snprintf(line, sizeof line, "%-14s 2^%-2d %9.2f %9.2f %9.2f %9.2f %6.2fx %6.2fx %6.2fx  %s", c->key, lg, cub_h,
-                    median(def_hot), cub_c, median(def_cold), median(r_hot), median(r_cold), th_hot / ch_hot,
+      std::snprintf(line, sizeof line, "%-14s 2^%-2d %9.2f %9.2f %9.2f %9.2f %6.2fx %6.2fx %6.2fx  %s", c->key, lg,
+                    cub_h, median(def_hot), cub_c, median(def_cold), median(r_hot), median(r_cold), th_hot / ch_hot,
                     best_name.c_str());
       table.push_back(line);
     }
@@ -207,23 +244,27 @@ int main(int argc, char** argv) {
 
   std::printf("%s (%d SMs, %.0f MB L2), CUDA runtime %d, driver %s, %s\n", env.gpu.c_str(), env.sm_count, env.l2_mb,
               env.runtime, s.io.driver.c_str(), env.date.c_str());
-  std::printf("reduce_into, medians (us); default and CUB: median of %d interleaved repeats; ratio = CUB / default; "
-              "to host = thrust::reduce / cascade::reduce\n", s.repeats);
-  std::printf("%-14s %-4s %9s %9s %9s %9s %7s %7s %7s  %s\n", "config", "n", "CUB hot", "def hot", "CUB cold", "def cold",
-              "hot", "cold", "host", "best in sweep (sqrt hot x cold)");
+  std::printf(
+      "reduce_into, medians (us); default and CUB: median of %d interleaved repeats; ratio = CUB / default; "
+      "to host = thrust::reduce / cascade::reduce\n",
+      s.repeats);
+  std::printf("%-14s %-4s %9s %9s %9s %9s %7s %7s %7s  %s\n", "config", "n", "CUB hot", "def hot", "CUB cold",
+              "def cold", "hot", "cold", "host", "best in sweep (sqrt hot x cold)");
   for (auto const& l : table) std::printf("%s\n", l.c_str());
   if (ceiling_gbps > 0) std::printf("read ceiling at 2^30 x 4 bytes: %.0f GB/s\n", ceiling_gbps);
   std::printf("%d sweep rows disagree with CUB (known: float atomics without a tree); default_policy: %d\n",
               disagreements, default_disagreements);
 
   if (!s.io.out_path.empty()) {
-    std::string method = "reduce_into into device memory; CUDA events around each call; warm-up runs; median of up to "
-                         "51 runs (fewer, down to 5, when one run is long); cold = L2 flushed by a memset of 2x L2 "
-                         "before each run; default_policy and cub::DeviceReduce (temp storage allocated outside the "
-                         "timed region) measured " + std::to_string(s.repeats) +
-                         " times interleaved, ratio = median of per-repeat CUB/default ratios; thrust::reduce and "
-                         "cascade::reduce return to the host; every result checked against CUB; read ceiling = best "
-                         "of 4 grid sizes of a 16-byte streaming-read kernel";
+    std::string method =
+        "reduce_into into device memory; CUDA events around each call; warm-up runs; median of up to "
+        "51 runs (fewer, down to 5, when one run is long); cold = L2 flushed by a memset of 2x L2 "
+        "before each run; default_policy and cub::DeviceReduce (temp storage allocated outside the "
+        "timed region) measured " +
+        std::to_string(s.repeats) +
+        " times interleaved, ratio = median of per-repeat CUB/default ratios; thrust::reduce and "
+        "cascade::reduce return to the host; every result checked against CUB; read ceiling = best "
+        "of 4 grid sizes of a 16-byte streaming-read kernel";
     if (!cascade_bench::write_results(s.io.out_path, env, s.io, method.c_str(), json)) return 1;
   }
   return default_disagreements == 0 ? 0 : 1;

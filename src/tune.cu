@@ -21,9 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <map>
 #include <optional>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -59,15 +57,24 @@ settings parse(int argc, char** argv) {
         s.configs.push_back(k);
       continue;
     }
-    if (key == "--config") s.configs.push_back(value);
-    else if (key == "--min-log2") s.min_log2 = std::stoi(value);
-    else if (key == "--max-log2") s.max_log2 = std::stoi(value);
-    else if (key == "--step") s.step = std::max(1, std::stoi(value));
-    else if (key == "--tolerance") s.tolerance = std::stod(value);
-    else if (key == "--table") s.table_path = value;
-    else if (key == "--max-policies") s.max_policies = std::max(1, std::stoi(value));
-    else if (key == "--from") s.from_path = value;
-    else continue;
+    if (key == "--config")
+      s.configs.push_back(value);
+    else if (key == "--min-log2")
+      s.min_log2 = std::stoi(value);
+    else if (key == "--max-log2")
+      s.max_log2 = std::stoi(value);
+    else if (key == "--step")
+      s.step = std::max(1, std::stoi(value));
+    else if (key == "--tolerance")
+      s.tolerance = std::stod(value);
+    else if (key == "--table")
+      s.table_path = value;
+    else if (key == "--max-policies")
+      s.max_policies = std::max(1, std::stoi(value));
+    else if (key == "--from")
+      s.from_path = value;
+    else
+      continue;
     ++i;
   }
   return s;
@@ -133,8 +140,10 @@ std::vector<chosen_range> choose_ranges(std::vector<candidate> const& all, std::
     }
     long long const bound =
         best_end >= m ? -1 : static_cast<long long>(std::sqrt(double(sizes[best_end - 1]) * double(sizes[best_end])));
-    if (!out.empty() && out.back().policy == &all[best_k]) out.back().max_n = bound;  // one policy, one range
-    else out.push_back({bound, &all[best_k]});
+    if (!out.empty() && out.back().policy == &all[best_k])
+      out.back().max_n = bound;  // one policy, one range
+    else
+      out.push_back({bound, &all[best_k]});
     i = best_end;
   }
   return out;
@@ -174,8 +183,8 @@ std::vector<std::vector<double>> measure_scores(std::optional<cascade_bench::tim
   cascade_bench::timer& t = *timer;
   workspace w(c, sizes.back(), 0x7E57ull + index);
   std::vector<std::vector<double>> score(all.size(), std::vector<double>(sizes.size(), 1e300));
-  std::printf("\n%s: %zu candidates, sizes 2^%d..2^%d\n", c.key, all.size(), static_cast<int>(std::log2(double(sizes.front()))),
-              static_cast<int>(std::log2(double(sizes.back()))));
+  std::printf("\n%s: %zu candidates, sizes 2^%d..2^%d\n", c.key, all.size(),
+              static_cast<int>(std::log2(double(sizes.front()))), static_cast<int>(std::log2(double(sizes.back()))));
   std::printf("%-6s %9s %9s  %-40s %9s %9s  %-40s\n", "n", "hot", "cold", "best", "hot", "cold", "best for the table");
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     long long const n = sizes[i];
@@ -239,17 +248,20 @@ std::string entry_text(int arch, config const& c, std::vector<chosen_range> cons
   o << "template <>\nstruct table<" << arch << ", " << c.item_bytes << ", op_kind::" << kind << "> {\n";
   o << "  using type = ranges<";
   for (std::size_t i = 0; i < ranges.size(); ++i)
-    o << (i ? ",\n                      " : "") << "range<" << ranges[i].max_n << ", " << ranges[i].policy->spelling << ">";
+    o << (i ? ",\n                      " : "") << "range<" << ranges[i].max_n << ", " << ranges[i].policy->spelling
+      << ">";
   o << ">;\n};\n// [/entry]\n";
   return o.str();
 }
 
 std::string skeleton(int arch) {
   std::ostringstream o;
-  o << "// cascade/tuning/sm" << arch << ".cuh: the tuning table for compute capability " << arch / 10 << "." << arch % 10
+  o << "// cascade/tuning/sm" << arch << ".cuh: the tuning table for compute capability " << arch / 10 << "."
+    << arch % 10
     << ", written by cascade-tune\n// (src/tune.cu). Each entry says which GPU and results file it came from; "
        "keys with no entry of their\n// own use the float (4-byte) entry of the same op kind.\n#pragma once\n\n"
-       "#include \"../finish/cluster.cuh\"\n#include \"../finish/last_block.cuh\"\n#include \"../finish/recursive.cuh\"\n#include \"../finish/two_pass.cuh\"\n"
+       "#include \"../finish/cluster.cuh\"\n#include \"../finish/last_block.cuh\"\n#include "
+       "\"../finish/recursive.cuh\"\n#include \"../finish/two_pass.cuh\"\n"
        "#include \"../tree/by_commutativity.cuh\"\n#include \"../tree/cub_block.cuh\"\n#include \"../tree/redux.cuh\"\n"
        "#include \"../tree/sequential.cuh\"\n#include \"../tree/shuffle.cuh\"\n#include \"../tree/unrolled.cuh\"\n"
        "#include \"table.cuh\"\n\nnamespace cascade::tuning {\n\n"
@@ -286,8 +298,10 @@ int main(int argc, char** argv) {
   if (measure && !cascade_bench::have_gpu("cascade-tune")) return 2;
   cascade_bench::environment env;
   std::string driver = s.io.driver, commit = s.io.commit;
-  if (measure) env = cascade_bench::read_environment();
-  else env = environment_of(s.from_path, driver, commit);
+  if (measure)
+    env = cascade_bench::read_environment();
+  else
+    env = environment_of(s.from_path, driver, commit);
   int const arch = env.cc_major * 10 + env.cc_minor;
   std::optional<cascade_bench::timer> t;
   if (measure) t.emplace();
@@ -332,7 +346,8 @@ int main(int argc, char** argv) {
       std::string const where = env.gpu + " (driver " + driver + "), " + env.date + ", cascade " + commit + ": " +
                                 (results.empty() ? std::string("no results file") : results);
       char const* kind = std::string(c->op) == "plus" ? "sum" : "min_max";
-      table_text = with_entry(table_text, std::to_string(c->item_bytes) + " " + kind, entry_text(arch, *c, ranges, where));
+      table_text =
+          with_entry(table_text, std::to_string(c->item_bytes) + " " + kind, entry_text(arch, *c, ranges, where));
     }
   }
   if (!s.table_path.empty()) {
@@ -341,8 +356,9 @@ int main(int argc, char** argv) {
     std::printf("wrote %s\n", s.table_path.c_str());
   }
   if (measure && !s.io.out_path.empty()) {
-    std::string const method = "reduce_into on the same buffers; CUDA events; median of up to 51 runs (fewer for long "
-                               "calls); hot and cold (L2 flushed); score = sqrt(hot x cold); results checked against CUB";
+    std::string const method =
+        "reduce_into on the same buffers; CUDA events; median of up to 51 runs (fewer for long "
+        "calls); hot and cold (L2 flushed); score = sqrt(hot x cold); results checked against CUB";
     if (!cascade_bench::write_results(s.io.out_path, env, s.io, method.c_str(), json)) return 1;
   }
   return 0;

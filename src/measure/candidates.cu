@@ -41,8 +41,8 @@ void run_policy(void const* first, long long n, void* d_out, void const* init, c
 
 // CUB and Thrust get the op they know (cuda::std::plus, cuda::minimum) on the accumulator type; items
 // convert to it as they are read, as in cascade.
-using reference_op = std::conditional_t<std::is_same_v<op, cascade::plus>, cuda::std::plus<accumulator>,
-                                        cuda::minimum<accumulator>>;
+using reference_op =
+    std::conditional_t<std::is_same_v<op, cascade::plus>, cuda::std::plus<accumulator>, cuda::minimum<accumulator>>;
 
 __global__ void fill_kernel(item* d, long long n, unsigned long long seed) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
@@ -52,7 +52,8 @@ __global__ void fill_kernel(item* d, long long n, unsigned long long seed) {
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     x ^= x >> 31;
     if constexpr (std::is_integral_v<item>)
-      d[i] = static_cast<item>(static_cast<long long>(x % (sizeof(item) == 1 ? 201 : 2001)) - (sizeof(item) == 1 ? 100 : 1000));
+      d[i] = static_cast<item>(static_cast<long long>(x % (sizeof(item) == 1 ? 201 : 2001)) -
+                               (sizeof(item) == 1 ? 100 : 1000));
     else
       d[i] = static_cast<item>(static_cast<float>(x >> 40) / static_cast<float>(1 << 24));
   }
@@ -79,18 +80,20 @@ typed_ops make_ops() {
     return bytes;
   };
   o.cub_reduce = [](void* temp, std::size_t bytes, void const* d, long long n, void* out, cudaStream_t s) {
-    CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, static_cast<item const*>(d), static_cast<accumulator*>(out),
-                                                 n, reference_op{}, cascade::identity<op, accumulator>::value(), s));
+    CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(temp, bytes, static_cast<item const*>(d),
+                                                 static_cast<accumulator*>(out), n, reference_op{},
+                                                 cascade::identity<op, accumulator>::value(), s));
   };
   o.thrust_reduce = [](void const* d, long long n, void* h_out) {
     auto const* p = static_cast<item const*>(d);  // a raw pointer: device_reference<__half> does not convert
-    accumulator const r = thrust::reduce(thrust::device, p, p + n, cascade::identity<op, accumulator>::value(),
-                                         reference_op{});
+    accumulator const r =
+        thrust::reduce(thrust::device, p, p + n, cascade::identity<op, accumulator>::value(), reference_op{});
     std::memcpy(h_out, &r, sizeof r);
   };
   o.cascade_reduce = [](void const* d, long long n, void* h_out) {
     auto const* in = static_cast<item const*>(d);
-    accumulator const r = cascade::reduce(cascade::default_policy{}, in, in + n, cascade::identity<op, accumulator>::value(), op{});
+    accumulator const r =
+        cascade::reduce(cascade::default_policy{}, in, in + n, cascade::identity<op, accumulator>::value(), op{});
     std::memcpy(h_out, &r, sizeof r);
   };
   o.agrees = [](void const* a, void const* b) {
@@ -107,8 +110,10 @@ typed_ops make_ops() {
   o.format = [](void const* v) {
     accumulator x;
     std::memcpy(&x, v, sizeof x);
-    if constexpr (std::is_integral_v<accumulator>) return std::to_string(static_cast<long long>(x));
-    else return std::to_string(static_cast<double>(x));
+    if constexpr (std::is_integral_v<accumulator>)
+      return std::to_string(static_cast<long long>(x));
+    else
+      return std::to_string(static_cast<double>(x));
   };
   return o;
 }
@@ -145,10 +150,9 @@ CASCADE_NAME_FINISH(cluster)
 
 // Finishes a table may name: they keep operand order and take any accumulator type.
 template <class Finish>
-constexpr bool table_finish = std::is_same_v<Finish, cascade::finish::last_block> ||
-                              std::is_same_v<Finish, cascade::finish::recursive> ||
-                              std::is_same_v<Finish, cascade::finish::two_pass> ||
-                              std::is_same_v<Finish, cascade::finish::cluster>;
+constexpr bool table_finish =
+    std::is_same_v<Finish, cascade::finish::last_block> || std::is_same_v<Finish, cascade::finish::recursive> ||
+    std::is_same_v<Finish, cascade::finish::two_pass> || std::is_same_v<Finish, cascade::finish::cluster>;
 
 template <class Policy>
 candidate make(std::string group, std::string name = "") {
@@ -164,8 +168,8 @@ candidate make(std::string group, std::string name = "") {
                         : name;
   c.group = std::move(group);
   c.table_eligible = table_finish<finish> && !tree::per_thread_results;
-  std::string const tree_spelling = tree::preserves_order ? "tree::" + c.tree
-                                                          : "tree::by_commutativity<tree::" + c.tree + ", tree::shuffle>";
+  std::string const tree_spelling =
+      tree::preserves_order ? "tree::" + c.tree : "tree::by_commutativity<tree::" + c.tree + ", tree::shuffle>";
   c.spelling = "policy<" + std::to_string(c.block_size) + ", " + std::to_string(c.coarse_factor) + ", " +
                tree_spelling + ", finish::" + c.finish + ">";
   c.run = &run_policy<Policy>;

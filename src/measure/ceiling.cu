@@ -14,7 +14,8 @@ __global__ void __launch_bounds__(512) read_kernel(uint4 const* p, std::size_t c
   std::size_t const stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (; i + 3 * stride < count; i += 4 * stride) {  // four loads in flight per thread
-    uint4 const a = __ldg(p + i), b = __ldg(p + i + stride), c = __ldg(p + i + 2 * stride), d = __ldg(p + i + 3 * stride);
+    uint4 const a = __ldg(p + i), b = __ldg(p + i + stride), c = __ldg(p + i + 2 * stride),
+                d = __ldg(p + i + 3 * stride);
     acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^ d.z ^ d.w;
   }
   for (; i < count; i += stride) {

@@ -16,7 +16,7 @@ namespace cascade_measure {
 // here, outside any timed region) and the init every call uses (the op's identity).
 class workspace {
  public:
-  workspace(config const& c, long long max_n, unsigned long long seed) : ops_(c.ops()), max_n_(max_n) {
+  workspace(config const& c, long long max_n, unsigned long long seed) : ops_(c.ops()) {
     CASCADE_CUDA_CHECK(cudaMalloc(&items_, static_cast<std::size_t>(max_n) * ops_.item_bytes));
     ops_.fill(items_, max_n, seed);
     CASCADE_CUDA_CHECK(cudaMalloc(&out_, 64));
@@ -53,7 +53,6 @@ class workspace {
 
  private:
   typed_ops ops_;
-  long long max_n_;
   void* items_ = nullptr;
   void* out_ = nullptr;
   void* temp_ = nullptr;
@@ -70,8 +69,8 @@ struct timing {
 // Times `call` hot and cold (up to max_runs each, fewer for long calls) and checks the device result
 // it leaves against `reference`.
 template <class F>
-timing time_device_call(cascade_bench::timer& t, workspace const& w, F&& call, std::vector<unsigned char> const& reference,
-                        int max_runs, double budget_us) {
+timing time_device_call(cascade_bench::timer& t, workspace const& w, F&& call,
+                        std::vector<unsigned char> const& reference, int max_runs, double budget_us) {
   timing r;
   r.hot_us = t.median_us_budget(call, false, max_runs, budget_us);
   r.cold_us = t.median_us_budget(call, true, max_runs, budget_us);
