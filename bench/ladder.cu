@@ -61,8 +61,8 @@ void reference_rows(timer& t, device_input<T>& in, char const* section, bool hot
     thrust::device_ptr<T> p(in.d);
     thrust_result = thrust::reduce(thrust::device, p, p + in.n, T(0), plus{});
   };
-  double const thot = hot_too ? t.median_us(thrust_run, false) : NAN;
-  double const tcold = t.median_us(thrust_run, true);
+  double const thot = hot_too ? t.median_wall_us(thrust_run, false) : NAN;
+  double const tcold = t.median_wall_us(thrust_run, true);
   out.push_back({section, "thrust::reduce (to host)", type_name<T>(), in.n, thot, tcold, in.agrees(thrust_result, cub_result)});
 }
 
@@ -189,8 +189,8 @@ int main(int argc, char** argv) {
       json.push_back(buf);
     }
     if (!cascade_bench::write_results(options.out_path, env, options,
-                                      "CUDA events around reduce_into (cascade, CUB: result in device memory) or "
-                                      "thrust::reduce (result to host); 5 warm-up runs, median of 51; cold = L2 flushed "
+                                      "CUDA events around reduce_into (cascade, CUB: result in device memory), queued behind a "
+                                      "spin kernel or the flush; host clock around thrust::reduce (result to host); 5 warm-up runs, median of 51; cold = L2 flushed "
                                       "by a memset of 2x L2 before each run",
                                       json))
       return 1;

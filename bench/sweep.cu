@@ -2,7 +2,8 @@
 // half -> float; plus and minimum) and each size 2^10..2^30 in steps of 2^2, on the same buffers:
 // cub::DeviceReduce, cascade::default_policy, every preset and the policy sweep (block size x coarse
 // factor, tree x finish) with reduce_into; thrust::reduce and cascade::reduce returning to the host;
-// and the streaming-read ceiling. Hot and cold, CUDA events, medians; default_policy and CUB are
+// and the streaming-read ceiling. Hot and cold, CUDA events (host clock for the calls that return to
+// the host), medians; default_policy and CUB are
 // measured `--repeats` times, interleaved, and their ratio is the median of the per-repeat ratios.
 // Every result is checked against CUB's. Writes a JSON results file and prints a short table.
 //
@@ -179,10 +180,10 @@ int main(int argc, char** argv) {
       std::vector<unsigned char> h(c->ops().accumulator_bytes), h2(h.size());
       auto const thrust_call = [&] { w.ops().thrust_reduce(w.items(), n, h.data()); };
       auto const to_host_call = [&] { w.ops().cascade_reduce(w.items(), n, h2.data()); };
-      double const th_hot = t.median_us_budget(thrust_call, false, 51, 1e5),
-                   th_cold = t.median_us_budget(thrust_call, true, 51, 1e5);
-      double const ch_hot = t.median_us_budget(to_host_call, false, 51, 1e5),
-                   ch_cold = t.median_us_budget(to_host_call, true, 51, 1e5);
+      double const th_hot = t.median_wall_us_budget(thrust_call, false, 51, 1e5),
+                   th_cold = t.median_wall_us_budget(thrust_call, true, 51, 1e5);
+      double const ch_hot = t.median_wall_us_budget(to_host_call, false, 51, 1e5),
+                   ch_cold = t.median_wall_us_budget(to_host_call, true, 51, 1e5);
       bool const thrust_agrees = w.ops().agrees(h.data(), reference.data());
       bool const host_agrees = w.ops().agrees(h2.data(), reference.data());
       json.push_back(to_json({c->key, "thrust::reduce", "thrust", "", n, bytes, th_hot, th_cold, cub_h / th_hot,
@@ -257,13 +258,15 @@ int main(int argc, char** argv) {
 
   if (!s.io.out_path.empty()) {
     std::string method =
-        "reduce_into into device memory; CUDA events around each call; warm-up runs; median of up to "
+        "reduce_into into device memory; CUDA events around each call, queued behind a 50 us spin kernel "
+        "(hot) or the L2 flush (cold), so the host's launch time is excluded; warm-up runs; median of up to "
         "51 runs (fewer, down to 5, when one run is long); cold = L2 flushed by a memset of 2x L2 "
         "before each run; default_policy and cub::DeviceReduce (temp storage allocated outside the "
         "timed region) measured " +
         std::to_string(s.repeats) +
         " times interleaved, ratio = median of per-repeat CUB/default ratios; thrust::reduce and "
-        "cascade::reduce return to the host; every result checked against CUB; read ceiling = best "
+        "cascade::reduce return to the host and are timed by the host clock (steady_clock) from the call "
+        "to its return, the device idle before each run; every result checked against CUB; read ceiling = best "
         "of 4 grid sizes of a 16-byte streaming-read kernel";
     if (!cascade_bench::write_results(s.io.out_path, env, s.io, method.c_str(), json)) return 1;
   }

@@ -357,8 +357,8 @@ int main(int argc, char** argv) {
   }
   if (measure && !s.io.out_path.empty()) {
     std::string const method =
-        "reduce_into on the same buffers; CUDA events; median of up to 51 runs (fewer for long "
-        "calls); hot and cold (L2 flushed); score = sqrt(hot x cold); results checked against CUB";
+        "reduce_into on the same buffers; CUDA events, the call queued behind a spin kernel (hot) or the L2 "
+        "flush (cold) so that host launch time is excluded; median of up to 51 runs (fewer for long calls); score = sqrt(hot x cold); results checked against CUB";
     if (!cascade_bench::write_results(s.io.out_path, env, s.io, method.c_str(), json)) return 1;
   }
   return 0;

@@ -1,16 +1,32 @@
 // src/measure/timer.cuh: how cascade measures device time. CUDA events around the timed call
 // only, warm-up runs first, the median of many runs. Hot: the same buffers again (inputs that fit
 // in L2 are read from L2). Cold: before every run a buffer twice the L2 size is written, evicting
-// the input, and only then the start event is recorded.
+// the input, and only then the start event is recorded. Either way the GPU is busy when the start
+// event is enqueued (a spin kernel when hot, the flush when cold), so the call's launches are queued
+// behind it and the events time the GPU's work, not the host's launch submission (as nvbench's
+// blocking kernel does). Calls that return their result to the host are timed by the host's clock
+// instead (median_wall_us): what their caller waits.
 #pragma once
 
 #include <cascade/error.cuh>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <vector>
 
 namespace cascade_bench {
+
+// Keeps the GPU busy for ns nanoseconds (global timer), so that what the host enqueues meanwhile
+// starts back to back with it.
+template <int = 0>
+__global__ void spin_kernel(unsigned long long ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
 
 class timer {
  public:
@@ -31,13 +47,19 @@ class timer {
   timer(timer const&) = delete;
   timer& operator=(timer const&) = delete;
 
-  // Median time of `run()` in microseconds. `run` must enqueue its work on the legacy default stream.
+  // Median time of `run()` in microseconds. `run` must enqueue its work on the legacy default stream,
+  // and all of it within spin_ns (a few launches do).
   template <class F>
   double median_us(F&& run, bool cold, int warmup = 5, int runs = 51) {
     for (int i = 0; i < warmup; ++i) run();
     std::vector<float> ms(runs);
     for (float& t : ms) {
-      if (cold) CASCADE_CUDA_CHECK(cudaMemsetAsync(flush_, 0, flush_bytes_));
+      if (cold) {
+        CASCADE_CUDA_CHECK(cudaMemsetAsync(flush_, 0, flush_bytes_));
+      } else {
+        spin_kernel<<<1, 1>>>(spin_ns);
+        CASCADE_CUDA_CHECK(cudaGetLastError());
+      }
       CASCADE_CUDA_CHECK(cudaEventRecord(start_));
       run();
       CASCADE_CUDA_CHECK(cudaEventRecord(stop_));
@@ -57,6 +79,35 @@ class timer {
     runs = std::clamp(runs, 5, max_runs) | 1;  // odd: the median is one run's time
     return median_us(run, cold, 1, runs);
   }
+
+  // Median host wall time of `run()` in microseconds, for calls that return only once their result
+  // is on the host (thrust::reduce, cascade::reduce): the device is idle before each run, and cold
+  // runs flush L2 first.
+  template <class F>
+  double median_wall_us(F&& run, bool cold, int warmup = 5, int runs = 51) {
+    for (int i = 0; i < warmup; ++i) run();
+    std::vector<double> us(runs);
+    for (double& t : us) {
+      if (cold) CASCADE_CUDA_CHECK(cudaMemsetAsync(flush_, 0, flush_bytes_));
+      CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+      auto const begin = std::chrono::steady_clock::now();
+      run();
+      t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
+    }
+    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    std::nth_element(us.begin(), us.begin() + runs / 2, us.end());
+    return us[runs / 2];
+  }
+
+  template <class F>
+  double median_wall_us_budget(F&& run, bool cold, int max_runs = 51, double budget_us = 2e5) {
+    double const one = median_wall_us(run, cold, 2, 1);
+    int runs = static_cast<int>(budget_us / (one > 1 ? one : 1));
+    runs = std::clamp(runs, 5, max_runs) | 1;
+    return median_wall_us(run, cold, 1, runs);
+  }
+
+  static constexpr unsigned long long spin_ns = 50'000;
 
  private:
   void* flush_ = nullptr;

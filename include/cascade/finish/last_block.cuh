@@ -81,8 +81,9 @@ __global__ void __launch_bounds__(BlockSize)
     is_last = count.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
   }
   __syncthreads();
+  // No fence here: thread 0's acquire, then the barrier, order the other threads' reads after every
+  // released partial (causality is transitive through bar.sync), and l2_reader skips L1.
   if (!is_last) return;
-  __threadfence();  // the block's other threads read after thread 0's acquire
   T total;
   if (gridDim.x <= warp_fold_max_partials) {  // one warp, no barrier
     if (threadIdx.x >= 32) return;
