@@ -31,8 +31,8 @@ template <class Finish>
 row measure(timer& t, device_input<float>& in, char const* name, double cub_hot, double cub_cold, float cub_result) {
   using P = policy<256, 8, tree::shuffle, Finish>;
   auto const run = [&] { reduce_into(P{}, in.d, in.d + in.n, in.d_out, 0.0f, plus{}); };
-  double const hot = t.median_us(run, false);
-  double const cold = t.median_us(run, true);
+  double const hot = t.median_us(run, cascade_bench::mode::hot);
+  double const cold = t.median_us(run, cascade_bench::mode::cold);
   run();
   return {name, in.n, hot, cold, cub_hot, cub_cold, in.agrees(in.read_out(), cub_result)};
 }
@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
   std::vector<row> rows;
   for (int log2_n : {10, 16, 20, 28}) {
     device_input<float> in(1ll << log2_n);
-    double const cub_hot = t.median_us([&] { in.cub_sum(); }, false);
-    double const cub_cold = t.median_us([&] { in.cub_sum(); }, true);
+    double const cub_hot = t.median_us([&] { in.cub_sum(); }, cascade_bench::mode::hot);
+    double const cub_cold = t.median_us([&] { in.cub_sum(); }, cascade_bench::mode::cold);
     in.cub_sum();
     float const cub_result = in.read_out();
     rows.push_back(measure<finish::recursive>(t, in, "recursive", cub_hot, cub_cold, cub_result));

@@ -41,8 +41,8 @@ struct measurement {
 template <class T, class Policy>
 measurement measure(timer& t, device_input<T>& in, char const* section, std::string name, bool hot_too, T cub_result) {
   auto const run = [&] { reduce_into(Policy{}, in.d, in.d + in.n, in.d_out, T(0), plus{}); };
-  double const hot = hot_too ? t.median_us(run, false) : NAN;
-  double const cold = t.median_us(run, true);
+  double const hot = hot_too ? t.median_us(run, cascade_bench::mode::hot) : NAN;
+  double const cold = t.median_us(run, cascade_bench::mode::cold);
   run();
   return {section, std::move(name), type_name<T>(), in.n, hot, cold, in.agrees(in.read_out(), cub_result)};
 }
@@ -50,8 +50,8 @@ measurement measure(timer& t, device_input<T>& in, char const* section, std::str
 template <class T>
 void reference_rows(timer& t, device_input<T>& in, char const* section, bool hot_too, std::vector<measurement>& out,
                     T& cub_result) {
-  double const hot = hot_too ? t.median_us([&] { in.cub_sum(); }, false) : NAN;
-  double const cold = t.median_us([&] { in.cub_sum(); }, true);
+  double const hot = hot_too ? t.median_us([&] { in.cub_sum(); }, cascade_bench::mode::hot) : NAN;
+  double const cold = t.median_us([&] { in.cub_sum(); }, cascade_bench::mode::cold);
   in.cub_sum();
   cub_result = in.read_out();
   out.push_back({section, "cub::DeviceReduce", type_name<T>(), in.n, hot, cold, true});

@@ -28,6 +28,7 @@ namespace {
 
 using namespace cascade_measure;
 using cascade_bench::timer;
+using cascade_bench::mode;
 
 struct settings {
   cascade_bench::options io;
@@ -140,14 +141,15 @@ int main(int argc, char** argv) {
 
       // default_policy and CUB, interleaved, `repeats` times.
       candidate const& def = all.front();
-      std::vector<double> cub_hot, cub_cold, def_hot, def_cold, r_hot, r_cold;
+      std::vector<double> cub_hot, cub_cold, cub_idle, def_hot, def_cold, def_idle, r_hot, r_cold, r_idle;
       bool def_agrees = true;
       for (int rep = 0; rep < s.repeats; ++rep) {
-        timing const cub = time_device_call(t, w, [&] { w.cub(n); }, reference, 51, 1e5);
-        timing const d = time_device_call(t, w, candidate_call(def), reference, 51, 1e5);
-        cub_hot.push_back(cub.hot_us), cub_cold.push_back(cub.cold_us);
-        def_hot.push_back(d.hot_us), def_cold.push_back(d.cold_us);
+        timing const cub = time_device_call(t, w, [&] { w.cub(n); }, reference, 51, 1e5, true);
+        timing const d = time_device_call(t, w, candidate_call(def), reference, 51, 1e5, true);
+        cub_hot.push_back(cub.hot_us), cub_cold.push_back(cub.cold_us), cub_idle.push_back(cub.hot_idle_us);
+        def_hot.push_back(d.hot_us), def_cold.push_back(d.cold_us), def_idle.push_back(d.hot_idle_us);
         r_hot.push_back(cub.hot_us / d.hot_us), r_cold.push_back(cub.cold_us / d.cold_us);
+        r_idle.push_back(cub.hot_idle_us / d.hot_idle_us);
         def_agrees = def_agrees && d.agrees;
       }
       double const cub_h = median(cub_hot), cub_c = median(cub_cold);
@@ -157,7 +159,9 @@ int main(int argc, char** argv) {
           n,      bytes,
           cub_h,  cub_c,
           1.0,    1.0,
-          true,   ", \"hot_repeats_us\": " + json_list(cub_hot) + ", \"cold_repeats_us\": " + json_list(cub_cold)};
+          true,   ", \"hot_idle_us\": " + std::to_string(median(cub_idle)) + ", \"cub_ratio_hot_idle\": 1.0" +
+                      ", \"hot_repeats_us\": " + json_list(cub_hot) + ", \"cold_repeats_us\": " +
+                      json_list(cub_cold) + ", \"hot_idle_repeats_us\": " + json_list(cub_idle)};
       json.push_back(to_json(cub_row, *c));
       row def_row{c->key,
                   "default_policy",
@@ -170,7 +174,11 @@ int main(int argc, char** argv) {
                   median(r_hot),
                   median(r_cold),
                   def_agrees,
-                  ", \"hot_repeats_us\": " + json_list(def_hot) + ", \"cold_repeats_us\": " + json_list(def_cold) +
+                  ", \"hot_idle_us\": " + std::to_string(median(def_idle)) +
+                      ", \"cub_ratio_hot_idle\": " + std::to_string(median(r_idle)) +
+                      ", \"hot_repeats_us\": " + json_list(def_hot) + ", \"cold_repeats_us\": " + json_list(def_cold) +
+                      ", \"hot_idle_repeats_us\": " + json_list(def_idle) + ", \"ratio_hot_idle_repeats\": " +
+                      json_list(r_idle) +
                       ", \"ratio_hot_repeats\": " + json_list(r_hot) +
                       ", \"ratio_cold_repeats\": " + json_list(r_cold)};
       json.push_back(to_json(def_row, *c));
@@ -198,8 +206,8 @@ int main(int argc, char** argv) {
 
       // The read ceiling for this many bytes.
       if (std::fmod(bytes, 16.0) == 0) {
-        double const hot = best_read_ceiling_us(t, w.items(), static_cast<std::size_t>(bytes), false);
-        double const cold = best_read_ceiling_us(t, w.items(), static_cast<std::size_t>(bytes), true);
+        double const hot = best_read_ceiling_us(t, w.items(), static_cast<std::size_t>(bytes), mode::hot);
+        double const cold = best_read_ceiling_us(t, w.items(), static_cast<std::size_t>(bytes), mode::cold);
         json.push_back(to_json(
             {c->key, "read ceiling", "ceiling", "", n, bytes, hot, cold, cub_h / hot, cub_c / cold, true, ""}, *c));
         if (lg == 30 && c->item_bytes == 4) ceiling_gbps = std::max(ceiling_gbps, bytes / cold / 1e3);
@@ -235,9 +243,9 @@ int main(int argc, char** argv) {
         if (r.agrees && score < best_score) best_score = score, best_name = cand.name;
       }
       char line[320];
-      std::snprintf(line, sizeof line, "%-14s 2^%-2d %9.2f %9.2f %9.2f %9.2f %6.2fx %6.2fx %6.2fx  %s", c->key, lg,
-                    cub_h, median(def_hot), cub_c, median(def_cold), median(r_hot), median(r_cold), th_hot / ch_hot,
-                    best_name.c_str());
+      std::snprintf(line, sizeof line, "%-14s 2^%-2d %9.2f %9.2f %9.2f %9.2f %6.2fx %6.2fx %6.2fx %6.2fx %6.2fx  %s",
+                    c->key, lg, cub_h, median(def_hot), cub_c, median(def_cold), median(r_hot), median(r_cold),
+                    median(r_idle), th_hot / ch_hot, th_cold / ch_cold, best_name.c_str());
       table.push_back(line);
     }
   }
@@ -246,11 +254,11 @@ int main(int argc, char** argv) {
   std::printf("%s (%d SMs, %.0f MB L2), CUDA runtime %d, driver %s, %s\n", env.gpu.c_str(), env.sm_count, env.l2_mb,
               env.runtime, s.io.driver.c_str(), env.date.c_str());
   std::printf(
-      "reduce_into, medians (us); default and CUB: median of %d interleaved repeats; ratio = CUB / default; "
-      "to host = thrust::reduce / cascade::reduce\n",
+      "reduce_into, medians (us, GPU time); default and CUB: median of %d interleaved repeats; ratio = CUB / "
+      "default (idle: hot with the launch included); host = thrust::reduce / cascade::reduce (wall, hot and cold)\n",
       s.repeats);
-  std::printf("%-14s %-4s %9s %9s %9s %9s %7s %7s %7s  %s\n", "config", "n", "CUB hot", "def hot", "CUB cold",
-              "def cold", "hot", "cold", "host", "best in sweep (sqrt hot x cold)");
+  std::printf("%-14s %-4s %9s %9s %9s %9s %7s %7s %7s %7s %7s  %s\n", "config", "n", "CUB hot", "def hot", "CUB cold",
+              "def cold", "hot", "cold", "idle", "host h", "host c", "best in sweep (sqrt hot x cold)");
   for (auto const& l : table) std::printf("%s\n", l.c_str());
   if (ceiling_gbps > 0) std::printf("read ceiling at 2^30 x 4 bytes: %.0f GB/s\n", ceiling_gbps);
   std::printf("%d sweep rows disagree with CUB (known: float atomics without a tree); default_policy: %d\n",

@@ -36,7 +36,8 @@ unsigned* sink() {
 
 }  // namespace
 
-double read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, bool cold, int blocks_per_sm) {
+double read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, cascade_bench::mode m,
+                       int blocks_per_sm) {
   int device = 0, sms = 0;
   CASCADE_CUDA_CHECK(cudaGetDevice(&device));
   CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -48,12 +49,12 @@ double read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes
         read_kernel<<<grid, 512>>>(static_cast<uint4 const*>(d), count, s);
         CASCADE_CUDA_CHECK(cudaGetLastError());
       },
-      cold, 51, 1e5);
+      m, 51, 1e5);
 }
 
-double best_read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, bool cold) {
+double best_read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, cascade_bench::mode m) {
   double best = 1e300;
-  for (int per_sm : {2, 4, 8, 16}) best = std::min(best, read_ceiling_us(t, d, bytes, cold, per_sm));
+  for (int per_sm : {2, 4, 8, 16}) best = std::min(best, read_ceiling_us(t, d, bytes, m, per_sm));
   return best;
 }
 

@@ -9,9 +9,10 @@
 namespace cascade_measure {
 
 // Median time (us) to read `bytes` (a multiple of 16) from `d` with blocks_per_sm x SMs blocks of 512.
-double read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, bool cold, int blocks_per_sm);
+double read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, cascade_bench::mode m,
+                       int blocks_per_sm);
 
 // The best of several grid sizes (2, 4, 8 and 16 blocks of 512 per SM), as the anchors measure it.
-double best_read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, bool cold);
+double best_read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, cascade_bench::mode m);
 
 }  // namespace cascade_measure

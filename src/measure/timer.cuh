@@ -4,8 +4,10 @@
 // the input, and only then the start event is recorded. Either way the GPU is busy when the start
 // event is enqueued (a spin kernel when hot, the flush when cold), so the call's launches are queued
 // behind it and the events time the GPU's work, not the host's launch submission (as nvbench's
-// blocking kernel does). Calls that return their result to the host are timed by the host's clock
-// instead (median_wall_us): what their caller waits.
+// blocking kernel does). Hot-idle: the same buffers, but the GPU idle when the start event is
+// enqueued, so the time includes the host's launch of the call, as one isolated call sees it (the
+// method of ../shared/anchors). Calls that return their result to the host are timed by the host's
+// clock instead (median_wall_us): what their caller waits.
 #pragma once
 
 #include <cascade/error.cuh>
@@ -16,6 +18,8 @@
 #include <vector>
 
 namespace cascade_bench {
+
+enum class mode { hot, cold, hot_idle };
 
 // Keeps the GPU busy for ns nanoseconds (global timer), so that what the host enqueues meanwhile
 // starts back to back with it.
@@ -50,15 +54,17 @@ class timer {
   // Median time of `run()` in microseconds. `run` must enqueue its work on the legacy default stream,
   // and all of it within spin_ns (a few launches do).
   template <class F>
-  double median_us(F&& run, bool cold, int warmup = 5, int runs = 51) {
+  double median_us(F&& run, mode m, int warmup = 5, int runs = 51) {
     for (int i = 0; i < warmup; ++i) run();
     std::vector<float> ms(runs);
     for (float& t : ms) {
-      if (cold) {
+      if (m == mode::cold) {
         CASCADE_CUDA_CHECK(cudaMemsetAsync(flush_, 0, flush_bytes_));
-      } else {
+      } else if (m == mode::hot) {
         spin_kernel<<<1, 1>>>(spin_ns);
         CASCADE_CUDA_CHECK(cudaGetLastError());
+      } else {
+        CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
       }
       CASCADE_CUDA_CHECK(cudaEventRecord(start_));
       run();
@@ -73,11 +79,11 @@ class timer {
   // The same, with the number of runs fitted to a time budget: up to `max_runs` for fast calls, down
   // to 5 when one run is long (a seed kernel at 2^30 items), so sweeps stay bounded.
   template <class F>
-  double median_us_budget(F&& run, bool cold, int max_runs = 51, double budget_us = 2e5) {
-    double const one = median_us(run, cold, 2, 1);
+  double median_us_budget(F&& run, mode m, int max_runs = 51, double budget_us = 2e5) {
+    double const one = median_us(run, m, 2, 1);
     int runs = static_cast<int>(budget_us / (one > 1 ? one : 1));
     runs = std::clamp(runs, 5, max_runs) | 1;  // odd: the median is one run's time
-    return median_us(run, cold, 1, runs);
+    return median_us(run, m, 1, runs);
   }
 
   // Median host wall time of `run()` in microseconds, for calls that return only once their result

@@ -62,18 +62,22 @@ class workspace {
 
 struct timing {
   double hot_us = NAN, cold_us = NAN;
+  double hot_idle_us = NAN;  // measured only when asked (with_idle)
   bool agrees = false;
   std::string value;  // the result, formatted
 };
 
-// Times `call` hot and cold (up to max_runs each, fewer for long calls) and checks the device result
-// it leaves against `reference`.
+// Times `call` hot and cold (and hot on an idle GPU, launch included, when with_idle; up to max_runs
+// each, fewer for long calls) and checks the device result it leaves against `reference`.
 template <class F>
 timing time_device_call(cascade_bench::timer& t, workspace const& w, F&& call,
-                        std::vector<unsigned char> const& reference, int max_runs, double budget_us) {
+                        std::vector<unsigned char> const& reference, int max_runs, double budget_us,
+                        bool with_idle = false) {
+  using cascade_bench::mode;
   timing r;
-  r.hot_us = t.median_us_budget(call, false, max_runs, budget_us);
-  r.cold_us = t.median_us_budget(call, true, max_runs, budget_us);
+  r.hot_us = t.median_us_budget(call, mode::hot, max_runs, budget_us);
+  r.cold_us = t.median_us_budget(call, mode::cold, max_runs, budget_us);
+  if (with_idle) r.hot_idle_us = t.median_us_budget(call, mode::hot_idle, max_runs, budget_us);
   w.poison_out();
   call();
   auto const got = w.read_out();
