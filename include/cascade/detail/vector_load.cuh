@@ -43,10 +43,11 @@ struct vector_of {
   V items[Width];
 };
 
-// The 16 bytes at `p` (16-byte aligned) as Width items.
+// The 16 bytes at `p` (16-byte aligned) as Width items, through the read-only data path
+// (ld.global.nc, as CUB's LOAD_LDG): the input is never written while a reduction reads it.
 template <int Width, class V>
 __device__ vector_of<cuda::std::remove_cv_t<V>, Width> load_vector(V* p) {
-  uint4 const raw = *reinterpret_cast<uint4 const*>(p);
+  uint4 const raw = __ldg(reinterpret_cast<uint4 const*>(p));
   vector_of<cuda::std::remove_cv_t<V>, Width> v;
   cuda::std::memcpy(&v, &raw, sizeof(raw));
   return v;
