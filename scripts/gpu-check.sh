@@ -4,6 +4,8 @@
 # prints a short summary. With --sanitize it also runs compute-sanitizer's memcheck, racecheck,
 # synccheck and initcheck over the GPU tests (sizes capped so that it ends in minutes).
 #   scripts/gpu-check.sh [--sanitize] [--demo] [--no-tests]   (--no-tests: sanitizers and demo only)
+# CASCADE_SANITIZE_ONLY="single_pass_test finish_last_block_test" with --no-tests --sanitize builds only
+# those test programs and runs every tool over them: a quick recheck after a change to a few kernels.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${CASCADE_BUILD_DIR:-build-gpu}
@@ -16,7 +18,10 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader ||
 nvcc --version | tail -1
 [ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release >/dev/null || exit 1
 echo "== build"
-ninja -C "$build_dir" -j "$(nproc)" >"$build_dir/build.log" 2>&1 || { tail -50 "$build_dir/build.log"; exit 1; }
+only=${CASCADE_SANITIZE_ONLY:-}
+[ -n "$only" ] && [ $tests = 1 ] && { echo "CASCADE_SANITIZE_ONLY needs --no-tests"; exit 2; }
+targets=(); for t in $only; do targets+=("test/$t"); done
+ninja -C "$build_dir" -j "$(nproc)" "${targets[@]}" >"$build_dir/build.log" 2>&1 || { tail -50 "$build_dir/build.log"; exit 1; }
 echo "ok"
 
 test_rc=0; summary="tests not run (--no-tests)"
@@ -56,6 +61,7 @@ if [ $sanitize = 1 ]; then
   base=(reduce_int32_test reduce_uint8_test reduce_double_test reduce_api_test algorithms_test single_pass_test
         $(cd "$build_dir/test" && ls finish_*_test non_commutative_*_test ops_*_test))
   trees=($(cd "$build_dir/test" && ls tree_*_test))
+  if [ -n "$only" ]; then base=($only); trees=(); fi
   jobs_list=$( { for tool in memcheck racecheck synccheck initcheck; do
                    for t in "${base[@]}"; do echo "$tool $t"; done
                    case $tool in racecheck|synccheck) for t in "${trees[@]}"; do echo "$tool $t"; done ;; esac
