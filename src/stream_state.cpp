@@ -20,7 +20,21 @@ struct device_states {
   std::unordered_map<unsigned long long, unsigned char*> by_stream;  // kept until exit: may be in use
 };
 
-std::array<device_states, max_devices> devices;
+// Every device's states, freed at process exit. Created on first use, after the CUDA runtime has set
+// up its own exit handling, so it is destroyed (and frees the blocks, which cudaFree waits for) before
+// the runtime tears down: compute-sanitizer's leak check then finds nothing left.
+struct all_states {
+  std::array<device_states, max_devices> devices;
+  ~all_states() {
+    for (auto& d : devices)
+      for (auto const& [id, block] : d.by_stream) (void)cudaFree(block);
+  }
+};
+
+device_states& states_of(int ordinal) {
+  static all_states instance;
+  return instance.devices[ordinal];
+}
 
 struct last_lookup {
   int device = -1;
@@ -38,7 +52,7 @@ stream_state state_of(unsigned char* block) {
 stream_state stream_state_by_id(unsigned long long id, cudaStream_t stream) {
   int const ordinal = current_device().ordinal;
   if (last.block != nullptr && last.device == ordinal && last.id == id) return state_of(last.block);
-  device_states& d = devices[ordinal];
+  device_states& d = states_of(ordinal);
   std::lock_guard<std::mutex> lock(d.mutex);
   auto found = d.by_stream.find(id);
   if (found == d.by_stream.end()) {
