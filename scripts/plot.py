@@ -132,7 +132,13 @@ def plot_ratio(meta, rows, config, path):
             (points(select(rows, 'to_host'), 'thrust_ratio_' + mode),
              dict(color='tab:green', ms=4, label='thrust / cascade::reduce (to host)')),
         ]
+        idle = points(select(rows, 'default'), 'cub_ratio_hot_idle') if mode == 'hot' else []
+        if idle:  # files from 2026-11-22's second run on: hot on an idle GPU, the host's launch included
+            series.append((idle, dict(color='grey', ls='--', ms=4,
+                                      label='cub::DeviceReduce / default_policy, hot with the launch (idle GPU)')))
         for pts, style in series:
+            if not pts:
+                continue
             plot_line(ax, pts, **style)
             values += [v for _, v in pts]
         setup_log2_x(ax, [r['n'] for r in rows])
