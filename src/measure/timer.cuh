@@ -72,18 +72,14 @@ class timer {
       CASCADE_CUDA_CHECK(cudaEventSynchronize(stop_));
       CASCADE_CUDA_CHECK(cudaEventElapsedTime(&t, start_, stop_));
     }
-    std::nth_element(ms.begin(), ms.begin() + runs / 2, ms.end());
-    return ms[runs / 2] * 1e3;
+    return median_of(ms) * 1e3;
   }
 
   // The same, with the number of runs fitted to a time budget: up to `max_runs` for fast calls, down
   // to 5 when one run is long (a seed kernel at 2^30 items), so sweeps stay bounded.
   template <class F>
   double median_us_budget(F&& run, mode m, int max_runs = 51, double budget_us = 2e5) {
-    double const one = median_us(run, m, 2, 1);
-    int runs = static_cast<int>(budget_us / (one > 1 ? one : 1));
-    runs = std::clamp(runs, 5, max_runs) | 1;  // odd: the median is one run's time
-    return median_us(run, m, 1, runs);
+    return median_us(run, m, 1, runs_within(median_us(run, m, 2, 1), max_runs, budget_us));
   }
 
   // Median host wall time of `run()` in microseconds, for calls that return only once their result
@@ -101,21 +97,28 @@ class timer {
       t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
     }
     CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
-    std::nth_element(us.begin(), us.begin() + runs / 2, us.end());
-    return us[runs / 2];
+    return median_of(us);
   }
 
   template <class F>
   double median_wall_us_budget(F&& run, bool cold, int max_runs = 51, double budget_us = 2e5) {
-    double const one = median_wall_us(run, cold, 2, 1);
-    int runs = static_cast<int>(budget_us / (one > 1 ? one : 1));
-    runs = std::clamp(runs, 5, max_runs) | 1;
-    return median_wall_us(run, cold, 1, runs);
+    return median_wall_us(run, cold, 1, runs_within(median_wall_us(run, cold, 2, 1), max_runs, budget_us));
   }
 
   static constexpr unsigned long long spin_ns = 50'000;
 
  private:
+  // How many runs of `one_us` each fit `budget_us`: between 5 and max_runs, odd so that the median
+  // is one run's time.
+  static int runs_within(double one_us, int max_runs, double budget_us) {
+    return std::clamp(static_cast<int>(budget_us / (one_us > 1 ? one_us : 1)), 5, max_runs) | 1;
+  }
+  template <class V>
+  static double median_of(std::vector<V>& v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  }
+
   void* flush_ = nullptr;
   std::size_t flush_bytes_ = 0;
   cudaEvent_t start_{}, stop_{};
