@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
     rows.push_back(measure<finish::host>(t, in, "host", cub_hot, cub_cold, cub_result));
     rows.push_back(measure<finish::two_pass>(t, in, "two_pass", cub_hot, cub_cold, cub_result));
     rows.push_back(measure<finish::last_block>(t, in, "last_block", cub_hot, cub_cold, cub_result));
+    rows.push_back(measure<finish::flagged>(t, in, "flagged", cub_hot, cub_cold, cub_result));
     rows.push_back(measure<finish::cooperative>(t, in, "cooperative", cub_hot, cub_cold, cub_result));
   }
   std::printf("%s (%d SMs), CUDA runtime %d, driver %s, %s\n", env.gpu.c_str(), env.sm_count, env.runtime,

@@ -1,6 +1,7 @@
-// Per-stream state for finish::last_block (include/cascade/detail/stream_state.cuh): one device
-// block per stream, [ticket | padding to 256 | partials]. The ticket is zeroed by a memset on that
-// stream when the block is made, so the memset is ordered before the stream's first kernel using it.
+// Per-stream state for finish::last_block and finish::flagged (include/cascade/detail/stream_state.cuh):
+// one device block per stream, [ticket | padding to 256 | partials | flags]. The block is zeroed by a
+// memset on that stream when it is made, so the memset is ordered before the stream's first kernel
+// using it.
 #include <cascade/detail/device.cuh>
 #include <cascade/detail/stream_state.cuh>
 
@@ -14,6 +15,8 @@ namespace {
 
 constexpr int max_devices = 64;
 constexpr std::size_t partials_offset = 256;
+constexpr std::size_t flags_offset = partials_offset + stream_state::partials_bytes;
+constexpr std::size_t block_bytes = flags_offset + stream_state::flags_bytes;
 
 struct device_states {
   std::mutex mutex;
@@ -44,7 +47,8 @@ struct last_lookup {
 thread_local last_lookup last;  // most calls reuse the stream of the call before
 
 stream_state state_of(unsigned char* block) {
-  return {reinterpret_cast<unsigned*>(block), block + partials_offset};
+  return {reinterpret_cast<unsigned*>(block), block + partials_offset,
+          reinterpret_cast<unsigned long long*>(block + flags_offset)};
 }
 
 }  // namespace
@@ -57,11 +61,11 @@ stream_state stream_state_by_id(unsigned long long id, cudaStream_t stream) {
   auto found = d.by_stream.find(id);
   if (found == d.by_stream.end()) {
     void* block = nullptr;
-    check_cuda(cudaMalloc(&block, partials_offset + stream_state::partials_bytes), "cudaMalloc (cascade stream state)");
-    cudaError_t const zeroed = cudaMemsetAsync(block, 0, sizeof(unsigned), stream);
+    check_cuda(cudaMalloc(&block, block_bytes), "cudaMalloc (cascade stream state)");
+    cudaError_t const zeroed = cudaMemsetAsync(block, 0, block_bytes, stream);
     if (zeroed != cudaSuccess) {
       (void)cudaFree(block);
-      throw_cuda_error(zeroed, "cudaMemsetAsync (cascade stream ticket)");
+      throw_cuda_error(zeroed, "cudaMemsetAsync (cascade stream state)");
     }
     found = d.by_stream.emplace(id, static_cast<unsigned char*>(block)).first;
   }

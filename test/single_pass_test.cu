@@ -1,6 +1,7 @@
-// The single-pass machinery behind default_policy: finish::last_block's per-stream state (tickets
-// reset by the kernel, reused across calls and grids, never shared between streams, bypassed under
-// graph capture), finish::cluster, and default_policy at every range boundary of the tuning table
+// The single-pass machinery behind default_policy: the per-stream state of finish::last_block and
+// finish::flagged (tickets and flags reset by the kernel, reused across calls, grids and the two
+// finishes, never shared between streams, bypassed under graph capture and when a grid outgrows
+// it), finish::cluster, and default_policy at every range boundary of the tuning table
 // (every item size and op kind, a non-commutative op too) against host folds and CUB.
 #include <doctest/doctest.h>
 
@@ -26,6 +27,9 @@ namespace tuning = cascade::tuning;
 
 using last_block = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::last_block>;
 using cluster = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::cluster>;
+using flagged = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::flagged>;
+// 32-thread blocks: the largest grid (32 per SM), whose 8-byte partials outgrow the stream's flags
+using flagged_wide = cascade::policy<32, 1, cascade::tree::shuffle, cascade::finish::flagged>;
 
 long long max_n() {
   char const* cap = std::getenv("CASCADE_TEST_MAX_N");
@@ -120,7 +124,7 @@ TEST_CASE("default_policy keeps operand order at every range bound") {
   }
 }
 
-TEST_CASE("last_block reuses its stream's ticket across calls with different grids") {
+TEST_CASE("last_block and flagged reuse their stream's ticket and flags across calls with different grids") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x5103);
   std::uniform_int_distribution<int> ints(-1000, 1000);
@@ -137,12 +141,46 @@ TEST_CASE("last_block reuses its stream's ticket across calls with different gri
     long long sum = 0;
     for (long long i = 0; i < n; ++i) sum += xs[i];
     ns.push_back(n), sums.push_back(sum);
-    cascade::reduce_into(last_block{}.on(s), p, p + n, thrust::raw_pointer_cast(out.data()) + call, 0, cascade::plus{});
+    int* const o = thrust::raw_pointer_cast(out.data()) + call;
+    if (call % 3 == 0) cascade::reduce_into(last_block{}.on(s), p, p + n, o, 0, cascade::plus{});
+    if (call % 3 == 1) cascade::reduce_into(flagged{}.on(s), p, p + n, o, 0, cascade::plus{});
+    if (call % 3 == 2) cascade::reduce_into(flagged_wide{}.on(s), p, p + n, o, 0, cascade::plus{});
   }
   CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
   for (int call = 0; call < 64; ++call) {
     CAPTURE(ns[call]);
     CHECK(out[call] == static_cast<int>(sums[call]));
+  }
+  CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
+}
+
+TEST_CASE("flagged with 8-byte partials, in the stream's room and in scratch, on one stream") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5105);
+  std::uniform_int_distribution<int> ints(-1000, 1000);
+  std::vector<double> xs((1 << 21) + 17);  // integer-valued: every order gives the exact sum
+  for (auto& x : xs) x = ints(rng);
+  thrust::device_vector<double> d(xs.begin(), xs.end());
+  double const* p = thrust::raw_pointer_cast(d.data());
+  cudaStream_t s;
+  CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  thrust::device_vector<double> out(40);
+  std::vector<long long> ns;
+  std::vector<double> sums;
+  for (int call = 0; call < 40; ++call) {
+    long long const n = call < 4 ? static_cast<long long>(xs.size()) - call
+                                 : std::uniform_int_distribution<long long>(1, static_cast<long long>(xs.size()))(rng);
+    double sum = 0.5;
+    for (long long i = 0; i < n; ++i) sum += xs[i];
+    ns.push_back(n), sums.push_back(sum);
+    double* const o = thrust::raw_pointer_cast(out.data()) + call;
+    if (call % 2) cascade::reduce_into(flagged{}.on(s), p, p + n, o, 0.5, cascade::plus{});
+    else cascade::reduce_into(flagged_wide{}.on(s), p, p + n, o, 0.5, cascade::plus{});
+  }
+  CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
+  for (int call = 0; call < 40; ++call) {
+    CAPTURE(ns[call]);
+    CHECK(out[call] == sums[call]);
   }
   CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
 }
@@ -158,13 +196,14 @@ TEST_CASE("streams made and destroyed in turn never share a ticket") {
     CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
     wrong += cascade::reduce(last_block{}.on(a), p, p + xs.size(), round) != static_cast<int>(xs.size()) + round;
     wrong += cascade::reduce(cluster{}.on(b), p, p + xs.size(), round) != static_cast<int>(xs.size()) + round;
+    wrong += cascade::reduce(flagged{}.on(b), p, p + xs.size(), round) != static_cast<int>(xs.size()) + round;
     CASCADE_CUDA_CHECK(cudaStreamDestroy(a));  // destroyed with nothing pending; the next round's may reuse handles
     CASCADE_CUDA_CHECK(cudaStreamDestroy(b));
   }
   CHECK(wrong == 0);
 }
 
-TEST_CASE("8 host threads on their own streams and the default stream, last_block and cluster at once") {
+TEST_CASE("8 host threads on their own streams and the default stream, last_block, flagged and cluster at once") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x5104);
   std::uniform_int_distribution<int> ints(-1000, 1000);
@@ -183,8 +222,9 @@ TEST_CASE("8 host threads on their own streams and the default stream, last_bloc
         long long const n = (r * 7919 + t * 104729) % xs.size() + 1;
         long long expected = r;
         for (long long i = 0; i < n; ++i) expected += xs[i];
-        int const got = (r + t) % 2 ? cascade::reduce(last_block{}.on(s), p, p + n, r)
-                                    : cascade::reduce(cluster{}.on(s), p, p + n, r);
+        int const got = (r + t) % 3 == 0   ? cascade::reduce(last_block{}.on(s), p, p + n, r)
+                        : (r + t) % 3 == 1 ? cascade::reduce(flagged{}.on(s), p, p + n, r)
+                                           : cascade::reduce(cluster{}.on(s), p, p + n, r);
         wrong[t] += got != static_cast<int>(expected);
       }
       if (s) CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
@@ -195,7 +235,8 @@ TEST_CASE("8 host threads on their own streams and the default stream, last_bloc
   CHECK(sum != 0);
 }
 
-TEST_CASE("captured into a graph, last_block zeroes a ticket of its own; replays are right") {
+TEST_CASE_TEMPLATE("captured into a graph, a single-pass finish zeroes a ticket of its own; replays are right", P,
+                   last_block, flagged) {
   std::vector<int> xs((1 << 20) + 5);
   for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<int>(i % 1001) - 500;
   long long sum = 0;
@@ -210,7 +251,7 @@ TEST_CASE("captured into a graph, last_block zeroes a ticket of its own; replays
   CASCADE_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
   std::string failure;
   try {
-    cascade::reduce_into(last_block{}.on(s), p, p + xs.size(), o, 3, cascade::plus{});
+    cascade::reduce_into(P{}.on(s), p, p + xs.size(), o, 3, cascade::plus{});
   } catch (cascade::cuda_error const& e) {
     failure = e.what();  // end the capture first: other CUDA calls fail while it lasts
   }
@@ -226,7 +267,7 @@ TEST_CASE("captured into a graph, last_block zeroes a ticket of its own; replays
     CHECK(out[0] == static_cast<int>(sum) + 3);
   }
   // and the stream's own state still works after the capture
-  CHECK(cascade::reduce(last_block{}.on(s), p, p + xs.size(), 4) == static_cast<int>(sum) + 4);
+  CHECK(cascade::reduce(P{}.on(s), p, p + xs.size(), 4) == static_cast<int>(sum) + 4);
   CASCADE_CUDA_CHECK(cudaGraphExecDestroy(exec));
   CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
   CASCADE_CUDA_CHECK(cudaStreamDestroy(s));

@@ -12,6 +12,7 @@
 #include "finish/atomic.cuh"
 #include "finish/cluster.cuh"
 #include "finish/cooperative.cuh"
+#include "finish/flagged.cuh"
 #include "finish/host.cuh"
 #include "finish/last_block.cuh"
 #include "finish/recursive.cuh"

@@ -146,13 +146,15 @@ CASCADE_NAME_FINISH(two_pass)
 CASCADE_NAME_FINISH(last_block)
 CASCADE_NAME_FINISH(cooperative)
 CASCADE_NAME_FINISH(cluster)
+CASCADE_NAME_FINISH(flagged)
 #undef CASCADE_NAME_FINISH
 
 // Finishes a table may name: they keep operand order and take any accumulator type.
 template <class Finish>
 constexpr bool table_finish =
     std::is_same_v<Finish, cascade::finish::last_block> || std::is_same_v<Finish, cascade::finish::recursive> ||
-    std::is_same_v<Finish, cascade::finish::two_pass> || std::is_same_v<Finish, cascade::finish::cluster>;
+    std::is_same_v<Finish, cascade::finish::two_pass> || std::is_same_v<Finish, cascade::finish::cluster> ||
+    std::is_same_v<Finish, cascade::finish::flagged>;
 
 template <class Policy>
 candidate make(std::string group, std::string name = "") {
@@ -230,6 +232,10 @@ std::vector<candidate> CASCADE_MEASURE_PASTE(candidates_, CASCADE_MEASURE_NAME)(
     add_shapes<last_block, 256, 64>(out);
     add_shapes<last_block, 512, 64>(out);
   }
+  add_shapes<finish::flagged, 128, 4, 8, 16, 32>(out);
+  add_shapes<finish::flagged, 256, 4, 8, 16, 32>(out);
+  add_shapes<finish::flagged, 512, 4, 8, 16, 32>(out);
+  add_shapes<finish::flagged, 1024, 4, 8, 16, 32>(out);
   add_shapes<finish::cluster, 256, 8, 16>(out);
   add_shapes<finish::cluster, 512, 4, 8, 16, 32>(out);
   add_shapes<finish::cluster, 1024, 4, 8, 16, 32>(out);

@@ -1,11 +1,12 @@
 // cascade/detail/stream_state.cuh: device memory each stream keeps for single-pass finishes
-// (finish::last_block): a zeroed ticket that counts finished blocks, and room for the blocks'
-// partials, so that a call makes no memset launch and no scratch allocation before its kernel.
+// (finish::last_block, finish::flagged): a zeroed ticket that counts blocks, room for the blocks'
+// partials, and zeroed room for flagged partials, so that a call makes no memset launch and no
+// scratch allocation before its kernel.
 //
-// The kernel that uses a stream's state sets the ticket back to zero before it ends, and work on one
-// stream runs in order, so the next call on that stream finds it zeroed. Streams are told apart by
+// The kernel that uses a stream's state sets the ticket (and the flags it read) back to zero before
+// it ends, and work on one stream runs in order, so the next call on that stream finds them zeroed. Streams are told apart by
 // cudaStreamGetId, unique for the life of the program, so a destroyed stream's state is never handed
-// to another. Each stream that has made a call holds 32 KiB + 256 bytes (src/stream_state.cpp) until
+// to another. Each stream that has made a call holds 96 KiB + 256 bytes (src/stream_state.cpp) until
 // the process exits. A stream being captured gets none: a graph may be replayed on several streams
 // at once, so captured calls zero a ticket in their own scratch instead.
 #pragma once
@@ -21,10 +22,13 @@ namespace cascade::detail {
 struct stream_state {
   unsigned* ticket = nullptr;  // nullptr: none (the stream is being captured)
   void* partials = nullptr;    // 256-byte aligned
+  unsigned long long* flags = nullptr;  // zeroed; finish::flagged's words
   static constexpr std::size_t partials_bytes = 32 * 1024;
+  static constexpr std::size_t flags_bytes = 64 * 1024;
 };
 
-// The state of stream `id` on the current device, its ticket zeroed on `stream` when first handed out.
+// The state of stream `id` on the current device, its ticket and flags zeroed on `stream` when first
+// handed out.
 stream_state stream_state_by_id(unsigned long long id, cudaStream_t stream);  // throws cuda_error
 
 // Inline, so that the stream handle (0 above all) is resolved as the caller's kernel launches

@@ -39,7 +39,7 @@ struct finish_order_check<finish::atomic, Op> {
   static_assert(is_commutative_v<Op>,
                 "cascade: finish::atomic combines block results in whatever order they arrive, and the op is "
                 "cascade::non_commutative; use finish::recursive, finish::two_pass, finish::last_block, "
-                "finish::cooperative or finish::host (and a tree other than tree::none)");
+                "finish::flagged, finish::cooperative or finish::host (and a tree other than tree::none)");
   static constexpr bool value = true;
 };
 

@@ -43,7 +43,7 @@ struct finish_order_check {
   static_assert(Finish::preserves_order || is_commutative_v<Op>,
                 "cascade: the policy's finish combines block results out of order, and the op is "
                 "cascade::non_commutative; use finish::recursive, finish::two_pass, finish::last_block, "
-                "finish::cooperative or finish::host");
+                "finish::flagged, finish::cooperative or finish::host");
   static constexpr bool value = true;
 };
 
