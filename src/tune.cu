@@ -260,7 +260,7 @@ std::string skeleton(int arch) {
     << arch % 10
     << ", written by cascade-tune\n// (src/tune.cu). Each entry says which GPU and results file it came from; "
        "keys with no entry of their\n// own use the float (4-byte) entry of the same op kind.\n#pragma once\n\n"
-       "#include \"../finish/cluster.cuh\"\n#include \"../finish/last_block.cuh\"\n#include "
+       "#include \"../finish/cluster.cuh\"\n#include \"../finish/flagged.cuh\"\n#include \"../finish/last_block.cuh\"\n#include "
        "\"../finish/recursive.cuh\"\n#include \"../finish/two_pass.cuh\"\n"
        "#include \"../tree/by_commutativity.cuh\"\n#include \"../tree/cub_block.cuh\"\n#include \"../tree/redux.cuh\"\n"
        "#include \"../tree/sequential.cuh\"\n#include \"../tree/shuffle.cuh\"\n#include \"../tree/unrolled.cuh\"\n"
