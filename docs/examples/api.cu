@@ -129,12 +129,14 @@ void run() {
     using single_pass = cascade::policy<256, 8, cascade::tree::shuffle, finish::last_block>;  // one launch
     using on_host = cascade::policy<256, 8, cascade::tree::shuffle, finish::host>;            // CPU folds
     using cluster = cascade::policy<512, 8, cascade::tree::shuffle, finish::cluster>;  // DSMEM, sm_90
+    using flagged = cascade::policy<512, 8, cascade::tree::shuffle, finish::flagged>;  // one launch, no fence
     int a = cascade::reduce(atomic{}, ints, ints + n, 0);
     int b = cascade::reduce(single_pass{}, ints, ints + n, 0);
     int c = cascade::reduce(on_host{}, ints, ints + n, 0);
     int e = cascade::reduce(cluster{}, ints, ints + n, 0);
+    int f = cascade::reduce(flagged{}, ints, ints + n, 0);
     // [/finishes]
-    expect(a == 3000 && b == 3000 && c == 3000 && e == 3000, "finishes");
+    expect(a == 3000 && b == 3000 && c == 3000 && e == 3000 && f == 3000, "finishes");
   }
   {
     // [ops]
