@@ -35,7 +35,7 @@ device_info const& current_device() {
 
   device_slot& slot = slots[ordinal];
   std::call_once(slot.once, [&] {
-    device_info info{ordinal, 0, 0, 0, 0, false};
+    device_info info{ordinal, 0, 0, 0, 0, false, false};
     check_cuda(cudaDeviceGetAttribute(&info.sm_count, cudaDevAttrMultiProcessorCount, ordinal),
                "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
     check_cuda(cudaDeviceGetAttribute(&info.max_grid_x, cudaDevAttrMaxGridDimX, ordinal),
@@ -48,6 +48,10 @@ device_info const& current_device() {
     check_cuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, ordinal),
                "cudaDeviceGetAttribute(cudaDevAttrCooperativeLaunch)");
     info.cooperative_launch = cooperative != 0;
+    int pageable = 0;
+    check_cuda(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrPageableMemoryAccess)");
+    info.pageable_memory_access = pageable != 0;
     slot.info = info;
   });
   return slot.info;

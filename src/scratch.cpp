@@ -79,4 +79,6 @@ std::size_t scratch_used_bytes() {
   return pool_attribute(cudaMemPoolAttrUsedMemCurrent, "cudaMemPoolGetAttribute(cudaMemPoolAttrUsedMemCurrent)");
 }
 
+void scratch_trim() { check_cuda(cudaMemPoolTrimTo(current_pool(), 0), "cudaMemPoolTrimTo (cascade scratch)"); }
+
 }  // namespace cascade::detail

@@ -1,5 +1,6 @@
 // Per-stream state for finish::last_block and finish::flagged (include/cascade/detail/stream_state.cuh):
-// one device block per stream, [ticket | padding to 256 | partials | flags]. The block is zeroed by a
+// one device block per stream, for the first max_streams streams of each device, [ticket | padding to
+// 256 | partials | flags]. The block is zeroed by a
 // memset on that stream when it is made, so the memset is ordered before the stream's first kernel
 // using it.
 #include <cascade/detail/device.cuh>
@@ -60,6 +61,7 @@ stream_state stream_state_by_id(unsigned long long id, cudaStream_t stream) {
   std::lock_guard<std::mutex> lock(d.mutex);
   auto found = d.by_stream.find(id);
   if (found == d.by_stream.end()) {
+    if (d.by_stream.size() >= stream_state::max_streams) return {};  // the caller falls back to scratch
     void* block = nullptr;
     check_cuda(cudaMalloc(&block, block_bytes), "cudaMalloc (cascade stream state)");
     cudaError_t const zeroed = cudaMemsetAsync(block, 0, block_bytes, stream);

@@ -26,7 +26,10 @@ namespace detail {
 // Formats "cascade: <call> failed: <cudaErrorName> (<description>)"; defined in src/error.cpp.
 std::string cuda_error_text(cudaError_t code, char const* call);
 
+// Also takes the error out of the runtime's last-error slot (sticky errors stay there regardless):
+// it is reported now, and left there it would fail the next call's launch check.
 [[noreturn]] inline void throw_cuda_error(cudaError_t code, char const* call) {
+  (void)cudaGetLastError();
   throw cuda_error(code, cuda_error_text(code, call));
 }
 

@@ -11,6 +11,7 @@ struct device_info {
   int cc_major;
   int cc_minor;
   bool cooperative_launch;
+  bool pageable_memory_access;  // the device reads pageable host memory (HMM, ATS)
 };
 
 // The current device's info. Throws cascade::cuda_error when no CUDA device is available, with a

@@ -17,6 +17,7 @@
 #include "../tuning/table.cuh"
 #include "device.cuh"
 #include "kernels.cuh"
+#include "memory_check.cuh"
 
 namespace cascade::detail {
 
@@ -88,6 +89,9 @@ void dispatch_policy(Policy const& policy, It first, cuda::std::int64_t n, OutIt
                 "combines those; pair tree::none with finish::atomic, or pick another tree (e.g. tree::shuffle)");
   cudaStream_t const stream = policy.stream();
   current_device();  // a clear cuda_error when there is no device
+  // before any launch: a kernel that faults on a host pointer would end the CUDA context
+  check_device_accessible(d_out, "the output (d_out)");
+  if (n > 0) check_device_accessible(first, "the input");
   if (n == 0) {
     launch_write_value(d_out, init, stream);
     return;

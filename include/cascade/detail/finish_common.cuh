@@ -13,6 +13,7 @@
 #include "../error.cuh"
 #include "device.cuh"
 #include "kernels.cuh"
+#include "math.cuh"
 #include "sinks.cuh"
 
 namespace cascade::detail {
@@ -45,6 +46,15 @@ unsigned resident_grid() {
     cache[device.ordinal].store(grid, std::memory_order_relaxed);
   }
   return grid;
+}
+
+// The grid for `n` items under Policy when blocks loop over tiles: one block a tile, at most enough
+// to fill the device once (resident_grid), so no block waits for another to leave an SM.
+template <auto Kernel, class Policy, class Offset>
+unsigned filled_grid(Offset n) {
+  unsigned const resident = resident_grid<Kernel, Policy::block_size>();
+  auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
+  return static_cast<unsigned>(tiles < resident ? tiles : resident);
 }
 
 // Reads T from global memory through L2 only (ld.global.cg), in 4-byte words so any T works: for

@@ -16,6 +16,8 @@ void* scratch_allocate(std::size_t bytes, cudaStream_t stream);   // throws cuda
 void scratch_release(void* p, cudaStream_t stream) noexcept;
 std::size_t scratch_reserved_bytes();  // bytes the current device's pool holds from the driver
 std::size_t scratch_used_bytes();      // bytes of it handed out and not yet released
+// Gives the current device's pool memory not in use back to the driver (the tests' leak checks).
+void scratch_trim();
 
 class scratch_buffer {
  public:

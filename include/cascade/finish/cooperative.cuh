@@ -14,7 +14,6 @@
 
 #include "../detail/finish_common.cuh"
 #include "../detail/kernels.cuh"
-#include "../detail/math.cuh"
 #include "../detail/scratch.cuh"
 #include "tag.cuh"
 
@@ -50,9 +49,7 @@ struct finish_dispatch<finish::cooperative> {
                                               "cooperative launches; use finish::last_block");
     constexpr auto kernel = &cooperative_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type,
                                                 T, It, Offset, Op, OutIt>;
-    unsigned const resident = resident_grid<kernel, Policy::block_size>();
-    auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
-    unsigned const grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+    unsigned const grid = filled_grid<kernel, Policy>(n);
 
     scratch_buffer scratch(sizeof(T) * std::size_t(grid), stream);
     T* partials = scratch.as<T>();

@@ -27,7 +27,6 @@
 
 #include "../detail/finish_common.cuh"
 #include "../detail/kernels.cuh"
-#include "../detail/math.cuh"
 #include "../detail/scratch.cuh"
 #include "../detail/stream_state.cuh"
 #include "tag.cuh"
@@ -139,9 +138,7 @@ struct finish_dispatch<finish::flagged> {
     if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     constexpr auto kernel = &flagged_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T,
                                             It, Offset, Op, OutIt>;
-    unsigned const resident = resident_grid<kernel, Policy::block_size>();
-    auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
-    unsigned const grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+    unsigned const grid = filled_grid<kernel, Policy>(n);
 
     std::size_t const words_bytes = sizeof(flag_word) * words_per_partial<T> * std::size_t(grid);
     stream_state const own = stream_state_of(stream);

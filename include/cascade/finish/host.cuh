@@ -18,7 +18,6 @@
 
 #include "../detail/finish_common.cuh"
 #include "../detail/kernels.cuh"
-#include "../detail/math.cuh"
 #include "../detail/pinned.cuh"
 #include "../detail/scratch.cuh"
 #include "tag.cuh"
@@ -66,9 +65,7 @@ struct finish_dispatch<finish::host> {
     if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;  // no host round trip
     constexpr auto kernel = &reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor,
                                                  typename Policy::tree_type, T, It, Offset, Op, store_partial<T>>;
-    unsigned const resident = resident_grid<kernel, Policy::block_size>();
-    auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
-    unsigned const grid = static_cast<unsigned>(tiles < resident ? tiles : resident);
+    unsigned const grid = filled_grid<kernel, Policy>(n);
 
     scratch_buffer scratch(sizeof(T) * (std::size_t(grid) + 1), stream);  // [partials | result]
     T* d_partials = scratch.as<T>();

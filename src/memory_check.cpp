@@ -1,0 +1,41 @@
+// The pointer check behind detail/memory_check.cuh: cudaPointerGetAttributes, at most once per
+// pointer among the last few this thread passed.
+#include <cascade/detail/device.cuh>
+#include <cascade/detail/memory_check.cuh>
+#include <cascade/error.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace cascade::detail {
+
+void require_device_accessible(void const volatile* p, char const* what) {
+  if (p == nullptr)
+    throw std::invalid_argument(std::string("cascade: ") + what + " is a null pointer; pass device memory");
+  constexpr int remembered = 8;
+  thread_local void const volatile* recent[remembered] = {};
+  thread_local int next = 0;
+  for (void const volatile* r : recent)
+    if (r == p) return;
+  cudaPointerAttributes attributes{};
+  cudaError_t const code = cudaPointerGetAttributes(&attributes, const_cast<void const*>(p));
+  bool pageable = false;
+  if (code == cudaErrorInvalidValue) {  // drivers before CUDA 11 said so for host pointers they did not know
+    (void)cudaGetLastError();
+    pageable = true;
+  } else {
+    check_cuda(code, "cudaPointerGetAttributes");  // also reports a sticky error from earlier work
+    pageable = attributes.type == cudaMemoryTypeUnregistered;
+  }
+  if (pageable && !current_device().pageable_memory_access)
+    throw std::invalid_argument(std::string("cascade: ") + what +
+                                " is pageable host memory (malloc, new, std::vector), which this GPU cannot "
+                                "read or write; use device memory (cudaMalloc, thrust::device_vector), or "
+                                "page-lock the host memory with cudaHostRegister");
+  recent[next] = p;
+  next = (next + 1) % remembered;
+}
+
+}  // namespace cascade::detail

@@ -1,0 +1,301 @@
+// Differential fuzzing against cub::DeviceReduce. One finishing strategy per executable
+// (CASCADE_TEST_FINISH); its policies are every tree in two shapes drawn from the policy space
+// (block sizes 32..1024, coarse factors 1..32, odd ones too; the draw differs per finish), and each
+// case draws a policy, a type and op, a size (tiny, around a tile boundary, or log-uniform up to
+// 2^21), a start offset into a buffer (so 1-, 4- and 8-byte items start misaligned for vector
+// loads), reduce or reduce_into, and the stream. Every case must agree with CUB on the same items
+// and with a host fold (exact for integers and integer-valued floats; double within the bound any
+// evaluation order meets); the input buffer and the words around the output must be unchanged.
+//
+// On failure it prints the case; CASCADE_TEST_SEED=<seed> CASCADE_FUZZ_CASE=<k> replays case k alone.
+// CASCADE_FUZZ_CASES sets how many run (default 1000); CASCADE_TEST_MAX_N caps the sizes.
+#include <doctest/doctest.h>
+
+#include <cascade/cascade.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "support/references.cuh"
+#include "support/seed.hpp"
+
+#ifndef CASCADE_TEST_FINISH
+#error "define CASCADE_TEST_FINISH, e.g. -DCASCADE_TEST_FINISH=flagged"
+#endif
+
+namespace {
+
+using namespace cascade_test;
+namespace tree = cascade::tree;
+using finish = cascade::finish::CASCADE_TEST_FINISH;
+#define CASCADE_STR2(x) #x
+#define CASCADE_STR(x) CASCADE_STR2(x)
+constexpr char const* finish_name = CASCADE_STR(CASCADE_TEST_FINISH);
+constexpr bool is_atomic = std::is_same_v<finish, cascade::finish::atomic>;
+
+template <class... Ts>
+struct type_list {};
+
+using trees = type_list<tree::interleaved, tree::interleaved_strided, tree::sequential, tree::unrolled_warp,
+                        tree::unrolled, tree::shuffle, tree::redux, tree::cub_block, tree::none>;
+constexpr char const* tree_names[] = {"interleaved", "interleaved_strided", "sequential", "unrolled_warp",
+                                      "unrolled",    "shuffle",             "redux",      "cub_block",
+                                      "none"};
+constexpr int tree_count = is_atomic ? 9 : 8;  // tree::none only feeds finish::atomic
+constexpr int shapes_per_tree = 2;
+constexpr int policy_count = tree_count * shapes_per_tree;
+
+constexpr unsigned name_hash(char const* s) {
+  unsigned h = 2166136261u;
+  for (; *s != 0; ++s) h = (h ^ static_cast<unsigned char>(*s)) * 16777619u;
+  return h;
+}
+
+// The shape of policy i, drawn at compile time from the finish's name: any block size, any coarse
+// factor from the list, so every finish gets other shapes.
+constexpr int coarse_choices[] = {1, 2, 3, 4, 5, 8, 16, 32};
+constexpr unsigned shape_draw(int i) {
+  unsigned x = name_hash(finish_name) + 0x9e3779b9u * static_cast<unsigned>(i + 1);
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  return x;
+}
+constexpr int block_of(int i) { return 32 << (shape_draw(i) % 6); }
+constexpr int coarse_of(int i) { return coarse_choices[(shape_draw(i) >> 8) % 8]; }
+
+template <int I, class... Ts>
+struct nth;
+template <class T, class... Ts>
+struct nth<0, T, Ts...> {
+  using type = T;
+};
+template <int I, class T, class... Ts>
+struct nth<I, T, Ts...> : nth<I - 1, Ts...> {};
+template <int I, class... Ts>
+auto tree_at(type_list<Ts...>) -> typename nth<I, Ts...>::type;
+
+template <int I>
+using policy_at =
+    cascade::policy<block_of(I), coarse_of(I), decltype(tree_at<I / shapes_per_tree>(trees{})), finish>;
+
+// The types and ops a case can draw.
+enum class kind { int32_plus, int8_plus, float_plus, double_plus, int64_max, count };
+constexpr char const* kind_names[] = {"int32 plus", "int8 items, int accumulator, plus", "float plus (integer values)",
+                                      "double plus", "int64 maximum"};
+
+// The random buffers cases take windows of, on the host and the device.
+struct buffers {
+  long long capacity = 0;  // items each holds
+  std::vector<int> i32;
+  std::vector<std::int8_t> i8;
+  std::vector<float> f32;
+  std::vector<double> f64;
+  std::vector<std::int64_t> i64;
+  thrust::device_vector<int> d_i32;
+  thrust::device_vector<std::int8_t> d_i8;
+  thrust::device_vector<float> d_f32;
+  thrust::device_vector<double> d_f64;
+  thrust::device_vector<std::int64_t> d_i64;
+
+  explicit buffers(long long items) : capacity(items) {
+    std::mt19937_64 rng(base_seed() ^ 0xf022);
+    std::uniform_int_distribution<int> ints(-1000, 1000), small(-4, 4), bytes(-128, 127);
+    std::uniform_real_distribution<double> reals(-1, 1);
+    std::uniform_int_distribution<std::int64_t> wide(INT64_MIN / 2, INT64_MAX / 2);
+    i32.resize(items), i8.resize(items), f32.resize(items), f64.resize(items), i64.resize(items);
+    for (long long i = 0; i < items; ++i) {
+      i32[i] = ints(rng);  // |sum| < 2^31 at the largest n
+      i8[i] = static_cast<std::int8_t>(bytes(rng));
+      f32[i] = static_cast<float>(small(rng));  // partial sums stay below 2^24: exact in any order
+      f64[i] = reals(rng);
+      i64[i] = wide(rng);
+    }
+    d_i32 = i32, d_i8 = i8, d_f32 = f32, d_f64 = f64, d_i64 = i64;
+  }
+};
+
+template <class U, class T>
+struct convert {
+  __host__ __device__ T operator()(U x) const { return static_cast<T>(x); }
+};
+
+struct fuzz_case {
+  int policy = 0;
+  kind type = kind::int32_plus;
+  long long n = 0, offset = 0;
+  bool to_host = false;  // cascade::reduce (result on the host) or reduce_into
+  bool own_stream = false;
+  std::uint64_t init_bits = 0;
+};
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64: case k's generator from (seed, k)
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+constexpr long long tile_of(int i) { return static_cast<long long>(block_of(i)) * coarse_of(i); }
+template <std::size_t... I>
+constexpr std::array<long long, sizeof...(I)> tiles(std::index_sequence<I...>) {
+  return {tile_of(static_cast<int>(I))...};
+}
+constexpr auto policy_tiles = tiles(std::make_index_sequence<policy_count>{});
+
+fuzz_case draw(std::uint64_t case_seed, long long max_n) {
+  std::mt19937_64 rng(case_seed);
+  auto uniform = [&](long long lo, long long hi) { return std::uniform_int_distribution<long long>(lo, hi)(rng); };
+  fuzz_case c;
+  c.policy = static_cast<int>(uniform(0, policy_count - 1));
+  c.type = static_cast<kind>(uniform(0, static_cast<int>(kind::count) - 1));
+  long long const tile = policy_tiles[c.policy];
+  long long const r = uniform(0, 99);
+  if (r < 15) {
+    constexpr long long tiny[] = {0, 1, 2, 3, 31, 32, 33};
+    c.n = tiny[uniform(0, 6)];
+  } else if (r < 50) {  // a tile boundary: one tile, a few, about the resident grid, random
+    long long const ks[] = {1, 2, 3, 132, 264, uniform(1, 64), uniform(1, 4096)};
+    c.n = ks[uniform(0, 6)] * tile + uniform(-1, 1);
+  } else {
+    c.n = static_cast<long long>(std::exp2(std::uniform_real_distribution<double>(0, std::log2(double(max_n)))(rng)));
+  }
+  c.n = std::clamp(c.n, 0ll, max_n);
+  if (std::is_same_v<finish, cascade::finish::atomic> && c.policy / shapes_per_tree == 8)
+    c.n = std::min(c.n, 1ll << 17);  // tree::none: one atomic a thread; beyond, contention costs minutes
+  c.offset = uniform(0, 63);
+  c.to_host = uniform(0, 1) == 1;
+  c.own_stream = uniform(0, 1) == 1;
+  c.init_bits = rng();
+  return c;
+}
+
+template <int I>
+std::string policy_text() {
+  using P = policy_at<I>;
+  return "policy<" + std::to_string(P::block_size) + ", " + std::to_string(P::coarse_factor) + ", tree::" +
+         tree_names[I / shapes_per_tree] + ", finish::" + finish_name + ">";
+}
+
+template <std::size_t... I>
+std::string policy_text(int i, std::index_sequence<I...>) {
+  std::string s;
+  ((static_cast<int>(I) == i ? void(s = policy_text<static_cast<int>(I)>()) : void()), ...);
+  return s;
+}
+
+std::string describe(fuzz_case const& c, long long k) {
+  return "fuzz case " + std::to_string(k) + ": " + policy_text(c.policy, std::make_index_sequence<policy_count>{}) +
+         ", " + kind_names[static_cast<int>(c.type)] + ", n = " + std::to_string(c.n) +
+         ", offset = " + std::to_string(c.offset) + " items, " + (c.to_host ? "reduce" : "reduce_into") + ", " +
+         (c.own_stream ? "own stream" : "default stream") + "; replay: CASCADE_TEST_SEED=" +
+         std::to_string(base_seed()) + " CASCADE_FUZZ_CASE=" + std::to_string(k);
+}
+
+struct runner {
+  buffers& in;
+  cudaStream_t stream;
+  long long failures = 0;
+
+  // One case of policy P over items U folded into T with op: cascade against CUB and the host fold,
+  // then the input and the output's neighbours unchanged.
+  template <class P, class U, class T, class Op>
+  void check(fuzz_case const& c, std::vector<U> const& host, thrust::device_vector<U> const& device, T init, Op op) {
+    U const* first = thrust::raw_pointer_cast(device.data()) + c.offset;
+    auto const policy = P{}.on(c.own_stream ? stream : cudaStream_t{});
+    T got{};
+    T const sentinel = static_cast<T>(0x5a);
+    thrust::device_vector<T> out(3, sentinel);  // [guard | result | guard]
+    if (c.to_host) {
+      got = cascade::reduce(policy, first, first + c.n, init, op);
+    } else {
+      cascade::reduce_into(policy, first, first + c.n, thrust::raw_pointer_cast(out.data()) + 1, init, op);
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(policy.stream()));
+      got = out[1];
+    }
+    CHECK(out[0] == sentinel);
+    CHECK(out[2] == sentinel);
+    // cub::DeviceReduce on the same items, converted as cascade converts them
+    auto const converted = thrust::make_transform_iterator(first, convert<U, T>{});
+    T const cub = cub_reduce(converted, c.n, init, op);
+    std::vector<U> const window(host.begin() + c.offset, host.begin() + c.offset + c.n);
+    auto const expected = host_fold(window, init, op);
+    if constexpr (std::is_floating_point_v<T> && sizeof(T) == 8) {
+      long double sum_abs = std::fabs(static_cast<long double>(init));
+      for (U x : window) sum_abs += std::fabs(static_cast<long double>(x));
+      long double const bound = sum_error_bound<T>(sum_abs, static_cast<int>(c.n + 1));  // any order
+      CHECK(std::fabs(static_cast<long double>(got) - expected) <= bound);
+      CHECK(std::fabs(static_cast<long double>(cub) - expected) <= bound);
+    } else {
+      CHECK(got == static_cast<T>(expected));
+      CHECK(cub == static_cast<T>(expected));
+    }
+    // the input, and the items around the window, byte for byte
+    std::vector<U> after(host.size());
+    thrust::copy(device.begin(), device.end(), after.begin());
+    CHECK(std::memcmp(after.data(), host.data(), sizeof(U) * host.size()) == 0);
+  }
+
+  template <int I>
+  void run(fuzz_case const& c) {
+    using P = policy_at<I>;
+    std::int64_t const bits = static_cast<std::int64_t>(c.init_bits >> 1);
+    switch (c.type) {
+      case kind::int32_plus: check<P>(c, in.i32, in.d_i32, static_cast<int>(bits % 1000), cascade::plus{}); break;
+      case kind::int8_plus: check<P>(c, in.i8, in.d_i8, static_cast<int>(bits % 100), cascade::plus{}); break;
+      case kind::float_plus: check<P>(c, in.f32, in.d_f32, static_cast<float>(bits % 9 - 4), cascade::plus{}); break;
+      case kind::double_plus: check<P>(c, in.f64, in.d_f64, static_cast<double>(bits % 1000) / 7, cascade::plus{}); break;
+      case kind::int64_max: check<P>(c, in.i64, in.d_i64, std::int64_t(INT64_MIN) + bits % 3, cascade::maximum{}); break;
+      default: FAIL("unknown kind");
+    }
+  }
+
+  template <std::size_t... I>
+  void run(fuzz_case const& c, std::index_sequence<I...>) {
+    ((static_cast<int>(I) == c.policy ? run<static_cast<int>(I)>(c) : void()), ...);
+  }
+};
+
+long long env_or(char const* name, long long fallback) {
+  char const* s = std::getenv(name);
+  return s != nullptr ? std::atoll(s) : fallback;
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+
+TEST_CASE("differential fuzz against cub::DeviceReduce") {
+  CASCADE_SEED_INFO();
+  long long const max_n = std::min(env_or("CASCADE_TEST_MAX_N", (1ll << 21) + 64), (1ll << 21) + 64);
+  long long const cases = env_or("CASCADE_FUZZ_CASES", 1000);
+  long long const only = env_or("CASCADE_FUZZ_CASE", -1);
+  buffers in(max_n + 64);
+  cudaStream_t stream = nullptr;
+  CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  runner r{in, stream};
+  long long ran = 0, items = 0;
+  for (long long k = only >= 0 ? only : 0; k < (only >= 0 ? only + 1 : cases); ++k) {
+    fuzz_case const c = draw(mix(base_seed() ^ mix(static_cast<std::uint64_t>(k))), max_n);
+    std::string const text = describe(c, k);
+    INFO(text);
+    r.run(c, std::make_index_sequence<policy_count>{});
+    ++ran, items += c.n;
+  }
+  CASCADE_CUDA_CHECK(cudaStreamDestroy(stream));
+  MESSAGE("[figures] fuzz finish::", finish_name, ": ", ran, " cases over ", policy_count, " policies, ", items,
+          " items");
+}
+
+}  // TEST_SUITE("gpu")

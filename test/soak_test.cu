@@ -1,0 +1,184 @@
+// Concurrency soak: 8 host threads, each with two streams of its own and a finishing strategy of its
+// own (default_policy for one), reduce for CASCADE_SOAK_SECONDS (default 10) s, to device memory on
+// one stream and to the host on the other, checking every result; afterwards the inputs are
+// unchanged and the device memory in use is what it was before. Then stream churn: streams made,
+// used and destroyed by the hundred must not grow device memory without bound.
+#include <doctest/doctest.h>
+
+#include <cascade/cascade.cuh>
+#include <cascade/detail/scratch.cuh>
+#include <cascade/detail/stream_state.cuh>
+#include <thrust/device_vector.h>
+
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "support/seed.hpp"
+
+namespace {
+
+using namespace cascade_test;
+namespace tree = cascade::tree;
+namespace finish = cascade::finish;
+
+std::size_t free_device_bytes() {
+  std::size_t free = 0, total = 0;
+  CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+  cascade::detail::scratch_trim();
+  CASCADE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free;
+}
+
+struct input {
+  std::vector<int> host;
+  thrust::device_vector<int> device;
+  long long sum = 0;
+  int low = 0;
+};
+
+struct tally {
+  long long calls = 0, wrong = 0;
+};
+
+// One thread's work: round after round over every input, a reduce_into (plus) on one stream and a
+// reduce (minimum) to the host on the other, each result checked.
+template <class Policy>
+void work(Policy policy, std::vector<input> const& inputs, cudaStream_t a, cudaStream_t b, long long* d_out,
+          std::chrono::steady_clock::time_point until, tally& t) {
+  do {
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      int const* p = thrust::raw_pointer_cast(inputs[i].device.data());
+      long long const n = static_cast<long long>(inputs[i].host.size());
+      long long const init = static_cast<long long>(t.calls % 1000);
+      cascade::reduce_into(policy.on(a), p, p + n, d_out, init, cascade::plus{});
+      int const low = cascade::reduce(policy.on(b), p, p + n, INT_MAX, cascade::minimum{});
+      long long got = 0;
+      CASCADE_CUDA_CHECK(cudaMemcpyAsync(&got, d_out, sizeof(long long), cudaMemcpyDeviceToHost, a));
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(a));
+      t.wrong += (got != inputs[i].sum + init) + (low != inputs[i].low);
+      t.calls += 2;
+    }
+  } while (std::chrono::steady_clock::now() < until);
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+
+TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result right, memory as before") {
+  CASCADE_SEED_INFO();
+  double const seconds = std::getenv("CASCADE_SOAK_SECONDS") ? std::atof(std::getenv("CASCADE_SOAK_SECONDS")) : 10.0;
+  std::mt19937_64 rng(base_seed() ^ 0x50a4);
+  std::uniform_int_distribution<int> ints(-1000000, 1000000);
+  std::vector<input> inputs;
+  for (long long n : {1ll, 777ll, 4096ll, 65537ll, 1000003ll, (1ll << 22) + 5,
+                      std::uniform_int_distribution<long long>(2, 1 << 20)(rng)}) {
+    input in;
+    in.host.resize(n);
+    in.low = INT_MAX;
+    for (auto& x : in.host) {
+      x = ints(rng);
+      in.sum += x;
+      in.low = x < in.low ? x : in.low;
+    }
+    in.device = in.host;
+    inputs.push_back(std::move(in));
+  }
+
+  constexpr int threads = 8;
+  std::vector<cudaStream_t> streams(2 * threads);
+  for (auto& s : streams) CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  long long* d_out = nullptr;
+  CASCADE_CUDA_CHECK(cudaMalloc(&d_out, threads * sizeof(long long)));
+
+  auto run = [&](std::chrono::steady_clock::time_point until, std::vector<tally>& tallies) {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        cudaStream_t const a = streams[2 * t], b = streams[2 * t + 1];
+        long long* const out = d_out + t;
+        switch (t) {
+          case 0: work(cascade::default_policy{}, inputs, a, b, out, until, tallies[t]); break;
+          case 1: work(cascade::policy<256, 16, tree::sequential, finish::last_block>{}, inputs, a, b, out, until, tallies[t]); break;
+          case 2: work(cascade::policy<512, 4, tree::shuffle, finish::flagged>{}, inputs, a, b, out, until, tallies[t]); break;
+          case 3: work(cascade::policy<128, 8, tree::redux, finish::two_pass>{}, inputs, a, b, out, until, tallies[t]); break;
+          case 4: work(cascade::policy<256, 2, tree::interleaved, finish::recursive>{}, inputs, a, b, out, until, tallies[t]); break;
+          case 5: work(cascade::policy<1024, 4, tree::cub_block, finish::atomic>{}, inputs, a, b, out, until, tallies[t]); break;
+          case 6: work(cascade::policy<64, 8, tree::unrolled, finish::host>{}, inputs, a, b, out, until, tallies[t]); break;
+          default: work(cascade::policy<256, 8, tree::shuffle, finish::cluster>{}, inputs, a, b, out, until, tallies[t]); break;
+        }
+      });
+    }
+    for (auto& th : pool) th.join();
+  };
+
+  std::vector<tally> warm(threads);
+  run(std::chrono::steady_clock::now(), warm);  // one round each: every stream's state, the pool warm
+  std::size_t const before = free_device_bytes();
+  std::vector<tally> tallies(threads);
+  auto const start = std::chrono::steady_clock::now();
+  run(start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds)),
+      tallies);
+  double const took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::size_t const after = free_device_bytes();
+
+  long long calls = 0, wrong = 0;
+  for (int t = 0; t < threads; ++t) {
+    CAPTURE(t);
+    CHECK(tallies[t].wrong == 0);
+    CHECK(tallies[t].calls > 0);
+    CHECK(warm[t].wrong == 0);
+    calls += tallies[t].calls, wrong += tallies[t].wrong;
+  }
+  CHECK(took >= seconds);
+  CHECK(after == before);
+  CHECK(cascade::detail::scratch_used_bytes() == 0);
+  for (auto const& in : inputs) {
+    std::vector<int> now(in.host.size());
+    thrust::copy(in.device.begin(), in.device.end(), now.begin());
+    CHECK(now == in.host);
+  }
+  CASCADE_CUDA_CHECK(cudaFree(d_out));
+  for (auto s : streams) CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
+  MESSAGE("[figures] soak: ", threads, " threads x 2 streams, ", took, " s, ", calls, " calls, ", wrong,
+          " wrong, device memory in use before/after: ", (before - after), " bytes apart");
+}
+
+TEST_CASE("stream churn: streams made and destroyed by the hundred do not grow device memory without bound") {
+  thrust::device_vector<int> d((1 << 20) + 3, 2);
+  int const* p = thrust::raw_pointer_cast(d.data());
+  long long const n = static_cast<long long>(d.size());
+  using flagged = cascade::policy<256, 4, tree::shuffle, finish::flagged>;
+  using last_block = cascade::policy<256, 4, tree::shuffle, finish::last_block>;
+  auto churn = [&](int count) {
+    long long wrong = 0;
+    for (int i = 0; i < count; ++i) {
+      cudaStream_t s = nullptr;
+      CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      wrong += cascade::reduce(flagged{}.on(s), p, p + n, 1) != 2 * n + 1;
+      wrong += cascade::reduce(last_block{}.on(s), p, p + n, 1) != 2 * n + 1;
+      wrong += cascade::reduce(flagged{}.on(s), p, p + n, 3) != 2 * n + 3;  // again: the state (or scratch) reset
+      CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
+    }
+    return wrong;
+  };
+  std::size_t const start = free_device_bytes();
+  CHECK(churn(static_cast<int>(cascade::detail::stream_state::max_streams) + 36) == 0);
+  std::size_t const filled = free_device_bytes();
+  CHECK(churn(300) == 0);  // every state is taken by now: these use scratch
+  std::size_t const after = free_device_bytes();
+  CHECK(after == filled);
+  std::size_t const cap = cascade::detail::stream_state::max_streams * (96 * 1024 + 256);
+  CHECK(start - filled <= cap + (2u << 20));  // the driver's granules
+  MESSAGE("[figures] churn: ", cascade::detail::stream_state::max_streams + 336,
+          " streams made and destroyed; the first took ", (start - filled) >> 10,
+          " KiB for stream states (cap ", cap >> 10, " KiB), the last 300 took ", (filled - after), " bytes");
+}
+
+}  // TEST_SUITE("gpu")
