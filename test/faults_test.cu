@@ -32,12 +32,13 @@ std::size_t free_device_bytes() {
   return free;
 }
 
-// Takes every byte of device memory cudaMalloc will give, in chunks from 1 GiB down to 64 KiB.
+// Takes every byte of device memory cudaMalloc will give, in chunks from 1 GiB down to 256 bytes.
+// (meson runs this program alone: other processes freeing memory would hand some back.)
 struct memory_hog {
   std::vector<void*> blocks;
   std::size_t bytes = 0;
   memory_hog() {
-    for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(64) << 10); chunk /= 2) {
+    for (std::size_t chunk = std::size_t(1) << 30; chunk >= 256; chunk /= 2) {
       void* p = nullptr;
       while (cudaMalloc(&p, chunk) == cudaSuccess) blocks.push_back(p), bytes += chunk;
       (void)cudaGetLastError();  // the failed cudaMalloc's error
@@ -77,10 +78,12 @@ TEST_CASE("device memory exhausted: cuda_error, nothing changed, nothing leaked,
   CHECK(out[0] == expected);
   out[0] = -1;
   std::size_t const before = free_device_bytes();
+  long long hog_mib = 0;
 
   {
     memory_hog hog;
-    INFO("held ", hog.bytes >> 20, " MiB of device memory");
+    hog_mib = static_cast<long long>(hog.bytes >> 20);
+    INFO("held ", hog_mib, " MiB of device memory");
     REQUIRE(hog.bytes > 0);
     // scratch: the pool was trimmed, so it must ask the driver, which has nothing left
     try {
@@ -121,9 +124,10 @@ TEST_CASE("device memory exhausted: cuda_error, nothing changed, nothing leaked,
   std::size_t const after_bytes = free_device_bytes();
   CHECK(after_bytes + stream_state_bytes >= before);
   CHECK(after_bytes <= before);
-  MESSAGE("[figures] faults: device memory exhausted (", (before >> 20), " MiB taken), 3 allocations failed "
-          "with cuda_error, output unchanged, device memory in use after = before + ",
-          (before - after_bytes) >> 10, " KiB (the new stream's state)");
+  MESSAGE("[figures] faults: device memory exhausted (", hog_mib, " MiB taken), 3 calls failed with cuda_error "
+          "(cudaErrorMemoryAllocation), output unchanged, then the same calls right; device memory in use "
+          "after = before + ", (static_cast<long long>(before) - static_cast<long long>(after_bytes)) >> 10,
+          " KiB (the fresh stream's state)");
 }
 
 TEST_CASE("host memory and null pointers where the device reads or writes: std::invalid_argument") {
@@ -145,6 +149,8 @@ TEST_CASE("host memory and null pointers where the device reads or writes: std::
                          doctest::Contains("the output (d_out) is pageable host memory"), std::invalid_argument);
     CHECK_THROWS_AS(cascade::reduce_into(flagged{}, p, p, &host_out, 0, cascade::plus{}), std::invalid_argument);
     CHECK(host_out == -1);
+    MESSAGE("[figures] host memory: pageable input and output pointers rejected with std::invalid_argument "
+            "before any launch (this GPU cannot read pageable memory); null pointers too");
   } else {
     MESSAGE("this GPU reads pageable host memory (HMM or ATS): host pointers are valid here");
     CHECK(cascade::reduce(two_pass{}, host.data(), host.data() + host.size(), 0) == 300000);

@@ -294,7 +294,7 @@ TEST_CASE("differential fuzz against cub::DeviceReduce") {
     ++ran, items += c.n;
   }
   CASCADE_CUDA_CHECK(cudaStreamDestroy(stream));
-  MESSAGE("[figures] fuzz finish::", finish_name, ": ", ran, " cases over ", policy_count, " policies, ", items,
+  MESSAGE("[figures] fuzz finish::", std::string(finish_name), ": ", ran, " cases over ", policy_count, " policies, ", items,
           " items");
 }
 

@@ -147,7 +147,8 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
   CASCADE_CUDA_CHECK(cudaFree(d_out));
   for (auto s : streams) CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
   MESSAGE("[figures] soak: ", threads, " threads x 2 streams, ", took, " s, ", calls, " calls, ", wrong,
-          " wrong, device memory in use before/after: ", (before - after), " bytes apart");
+          " wrong; device memory in use after - before: ",
+          static_cast<long long>(before) - static_cast<long long>(after), " bytes");
 }
 
 TEST_CASE("stream churn: streams made and destroyed by the hundred do not grow device memory without bound") {
@@ -178,7 +179,8 @@ TEST_CASE("stream churn: streams made and destroyed by the hundred do not grow d
   CHECK(start - filled <= cap + (2u << 20));  // the driver's granules
   MESSAGE("[figures] churn: ", cascade::detail::stream_state::max_streams + 336,
           " streams made and destroyed; the first took ", (start - filled) >> 10,
-          " KiB for stream states (cap ", cap >> 10, " KiB), the last 300 took ", (filled - after), " bytes");
+          " KiB for stream states (cap ", cap >> 10, " KiB), the last 300 took ",
+          static_cast<long long>(filled) - static_cast<long long>(after), " bytes");
 }
 
 }  // TEST_SUITE("gpu")

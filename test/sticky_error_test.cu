@@ -5,7 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
-#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/fill.h>
 
 #include <string>
 
@@ -32,11 +33,15 @@ void check_reports_fault(auto call, char const* what) {
 TEST_SUITE("gpu") {
 
 TEST_CASE("a sticky error from an earlier kernel is reported by the next call, not swallowed") {
+  // Raw allocations, never freed: after the fault every CUDA call fails, and thrust's containers
+  // would throw from their destructors.
   long long const n = 1 << 20;
-  thrust::device_vector<int> d(n, 1);
-  int const* p = thrust::raw_pointer_cast(d.data());
-  thrust::device_vector<int> out(1, -1);
-  int* const d_out = thrust::raw_pointer_cast(out.data());
+  int* d = nullptr;
+  int* d_out = nullptr;
+  REQUIRE(cudaMalloc(&d, n * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&d_out, sizeof(int)) == cudaSuccess);
+  thrust::fill_n(thrust::device, d, n, 1);
+  int const* p = d;
   REQUIRE(cascade::reduce(flagged{}, p, p + n, 0) == n);  // everything set up before the fault
   REQUIRE(cascade::reduce(two_pass{}, p, p + n, 0) == n);
   cascade::reduce_into(two_pass{}, p, p + n, d_out, 0, cascade::plus{});

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 // [non_commutative_op]
 struct mat2 {  // 2x2 matrices of uint32: the product is associative, not commutative
@@ -236,7 +237,7 @@ void run() {
   }
   {
     // [errors]
-    bool bad_range = false, bad_call = false;
+    bool bad_range = false, bad_call = false, host_pointer = false;
     try {
       cascade::reduce(cascade::default_policy{}, d + 1, d, 0.0f);  // last < first
     } catch (std::invalid_argument const&) {
@@ -246,10 +247,18 @@ void run() {
       CASCADE_CUDA_CHECK(cudaSetDevice(1 << 20));  // the same check cascade applies to its own calls
     } catch (cascade::cuda_error const& e) {
       bad_call = e.code() == cudaErrorInvalidDevice;  // e.what() names the call and the error
-      cudaGetLastError();                             // clear it, as after any failed CUDA call
+    }
+    int device = 0, pageable = 0;  // whether this GPU reads pageable host memory (HMM, ATS)
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device);
+    std::vector<float> on_host(1000, 1.0f);  // malloc'd memory, not the device's
+    try {
+      host_pointer = cascade::reduce(on_host.data(), on_host.data() + on_host.size(), 0.0f) == 1000.0f && pageable;
+    } catch (std::invalid_argument const& e) {  // "cascade: the input is pageable host memory, which ..."
+      host_pointer = !pageable;                  // caught before any launch: the context is unharmed
     }
     // [/errors]
-    expect(bad_range && bad_call, "errors");
+    expect(bad_range && bad_call && host_pointer, "errors");
   }
 }
 
