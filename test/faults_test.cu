@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/device_memory.cuh"
 #include "support/seed.hpp"
 
 namespace {
@@ -23,14 +24,6 @@ using namespace cascade_test;
 using two_pass = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::two_pass>;
 using flagged = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::flagged>;
 using recursive = cascade::policy<128, 2, cascade::tree::sequential, cascade::finish::recursive>;
-
-std::size_t free_device_bytes() {
-  std::size_t free = 0, total = 0;
-  CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
-  cascade::detail::scratch_trim();
-  CASCADE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-  return free;
-}
 
 // Takes every byte of device memory cudaMalloc will give, in chunks from 1 GiB down to 256 bytes.
 // (meson runs this program alone: other processes freeing memory would hand some back.)

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/device_memory.cuh"
 #include "support/seed.hpp"
 
 namespace {
@@ -26,14 +27,6 @@ namespace {
 using namespace cascade_test;
 namespace tree = cascade::tree;
 namespace finish = cascade::finish;
-
-std::size_t free_device_bytes() {
-  std::size_t free = 0, total = 0;
-  CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
-  cascade::detail::scratch_trim();
-  CASCADE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-  return free;
-}
 
 struct input {
   std::vector<int> host;
