@@ -20,16 +20,9 @@ void require_device_accessible(void const volatile* p, char const* what) {
   for (void const volatile* r : recent)
     if (r == p) return;
   cudaPointerAttributes attributes{};
-  cudaError_t const code = cudaPointerGetAttributes(&attributes, const_cast<void const*>(p));
-  bool pageable = false;
-  if (code == cudaErrorInvalidValue) {  // drivers before CUDA 11 said so for host pointers they did not know
-    (void)cudaGetLastError();
-    pageable = true;
-  } else {
-    check_cuda(code, "cudaPointerGetAttributes");  // also reports a sticky error from earlier work
-    pageable = attributes.type == cudaMemoryTypeUnregistered;
-  }
-  if (pageable && !current_device().pageable_memory_access)
+  // also reports a sticky error from earlier work
+  check_cuda(cudaPointerGetAttributes(&attributes, const_cast<void const*>(p)), "cudaPointerGetAttributes");
+  if (attributes.type == cudaMemoryTypeUnregistered && !current_device().pageable_memory_access)
     throw std::invalid_argument(std::string("cascade: ") + what +
                                 " is pageable host memory (malloc, new, std::vector), which this GPU cannot "
                                 "read or write; use device memory (cudaMalloc, thrust::device_vector), or "

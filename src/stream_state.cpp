@@ -1,8 +1,7 @@
 // Per-stream state for finish::last_block and finish::flagged (include/cascade/detail/stream_state.cuh):
 // one device block per stream, for the first max_streams streams of each device, [ticket | padding to
-// 256 | partials | flags]. The block is zeroed by a
-// memset on that stream when it is made, so the memset is ordered before the stream's first kernel
-// using it.
+// 256 | partials | flags]. The block is zeroed by a memset on that stream when it is made, so the
+// memset is ordered before the stream's first kernel using it.
 #include <cascade/detail/device.cuh>
 #include <cascade/detail/stream_state.cuh>
 

@@ -206,7 +206,6 @@ std::string describe(fuzz_case const& c, long long k) {
 struct runner {
   buffers& in;
   cudaStream_t stream;
-  long long failures = 0;
 
   // One case of policy P over items U folded into T with op: cascade against CUB and the host fold,
   // then the input and the output's neighbours unchanged.
