@@ -4,11 +4,12 @@
 // factor, tree x finish) with reduce_into; thrust::reduce and cascade::reduce returning to the host;
 // and the streaming-read ceiling. Hot and cold, CUDA events (host clock for the calls that return to
 // the host), medians; default_policy and CUB are
-// measured `--repeats` times, interleaved, and their ratio is the median of the per-repeat ratios.
+// measured `--repeats` times in alternating runs (CUB, default, CUB, ...), and their ratio is the
+// median of the per-repeat ratios; thrust::reduce and cascade::reduce alternate the same way.
 // Every result is checked against CUB's. Writes a JSON results file and prints a short table.
 //
 //   cascade-bench [--out FILE] [--commit SHA] [--driver VERSION] [--configs float-plus,int32-plus]
-//                 [--min-log2 10] [--max-log2 30] [--step 2] [--repeats 3] [--sweep 0|1]
+//                 [--min-log2 10] [--max-log2 30] [--step 2] [--repeats 5] [--sweep 0|1]
 #include <cascade/error.cuh>
 
 #include <algorithm>
@@ -33,7 +34,7 @@ using cascade_bench::mode;
 struct settings {
   cascade_bench::options io;
   std::vector<std::string> configs;
-  int min_log2 = 10, max_log2 = 30, step = 2, repeats = 3;
+  int min_log2 = 10, max_log2 = 30, step = 2, repeats = 5;
   bool sweep = true;
 };
 
@@ -139,13 +140,12 @@ int main(int argc, char** argv) {
       auto const reference = w.read_out();
       auto const candidate_call = [&](candidate const& k) { return [&w, &k, n] { w.candidate(k, n); }; };
 
-      // default_policy and CUB, interleaved, `repeats` times.
+      // default_policy and CUB, in alternating runs, `repeats` times.
       candidate const& def = all.front();
       std::vector<double> cub_hot, cub_cold, cub_idle, def_hot, def_cold, def_idle, r_hot, r_cold, r_idle;
       bool def_agrees = true;
       for (int rep = 0; rep < s.repeats; ++rep) {
-        timing const cub = time_device_call(t, w, [&] { w.cub(n); }, reference, 51, 1e5, true);
-        timing const d = time_device_call(t, w, candidate_call(def), reference, 51, 1e5, true);
+        auto const [cub, d] = time_device_pair(t, w, [&] { w.cub(n); }, candidate_call(def), reference, 51, 1e5, true);
         cub_hot.push_back(cub.hot_us), cub_cold.push_back(cub.cold_us), cub_idle.push_back(cub.hot_idle_us);
         def_hot.push_back(d.hot_us), def_cold.push_back(d.cold_us), def_idle.push_back(d.hot_idle_us);
         r_hot.push_back(cub.hot_us / d.hot_us), r_cold.push_back(cub.cold_us / d.cold_us);
@@ -188,10 +188,8 @@ int main(int argc, char** argv) {
       std::vector<unsigned char> h(c->ops().accumulator_bytes), h2(h.size());
       auto const thrust_call = [&] { w.ops().thrust_reduce(w.items(), n, h.data()); };
       auto const to_host_call = [&] { w.ops().cascade_reduce(w.items(), n, h2.data()); };
-      double const th_hot = t.median_wall_us_budget(thrust_call, false, 51, 1e5),
-                   th_cold = t.median_wall_us_budget(thrust_call, true, 51, 1e5);
-      double const ch_hot = t.median_wall_us_budget(to_host_call, false, 51, 1e5),
-                   ch_cold = t.median_wall_us_budget(to_host_call, true, 51, 1e5);
+      auto const [th_hot, ch_hot] = t.median_wall_pair_us_budget(thrust_call, to_host_call, false, 51, 1e5);
+      auto const [th_cold, ch_cold] = t.median_wall_pair_us_budget(thrust_call, to_host_call, true, 51, 1e5);
       bool const thrust_agrees = w.ops().agrees(h.data(), reference.data());
       bool const host_agrees = w.ops().agrees(h2.data(), reference.data());
       json.push_back(to_json({c->key, "thrust::reduce", "thrust", "", n, bytes, th_hot, th_cold, cub_h / th_hot,
@@ -254,7 +252,7 @@ int main(int argc, char** argv) {
   std::printf("%s (%d SMs, %.0f MB L2), CUDA runtime %d, driver %s, %s\n", env.gpu.c_str(), env.sm_count, env.l2_mb,
               env.runtime, s.io.driver.c_str(), env.date.c_str());
   std::printf(
-      "reduce_into, medians (us, GPU time); default and CUB: median of %d interleaved repeats; ratio = CUB / "
+      "reduce_into, medians (us, GPU time); default and CUB: median of %d repeats of alternating runs; ratio = CUB / "
       "default (idle: hot with the launch included); host = thrust::reduce / cascade::reduce (wall, hot and cold)\n",
       s.repeats);
   std::printf("%-14s %-4s %9s %9s %9s %9s %7s %7s %7s %7s %7s  %s\n", "config", "n", "CUB hot", "def hot", "CUB cold",
@@ -267,13 +265,15 @@ int main(int argc, char** argv) {
   if (!s.io.out_path.empty()) {
     std::string method =
         "reduce_into into device memory; CUDA events around each call, queued behind a 50 us spin kernel "
-        "(hot) or the L2 flush (cold), so the host's launch time is excluded; warm-up runs; median of up to "
+        "(hot) or the L2 flush (cold), so the host's launch time is excluded (hot_idle: the GPU idle before the "
+        "start event, so the launch is included); warm-up runs; median of up to "
         "51 runs (fewer, down to 5, when one run is long); cold = L2 flushed by a memset of 2x L2 "
         "before each run; default_policy and cub::DeviceReduce (temp storage allocated outside the "
         "timed region) measured " +
         std::to_string(s.repeats) +
-        " times interleaved, ratio = median of per-repeat CUB/default ratios; thrust::reduce and "
-        "cascade::reduce return to the host and are timed by the host clock (steady_clock) from the call "
+        " times, each in alternating runs (CUB, default, CUB, ...), ratio = median of per-repeat CUB/default "
+        "ratios; thrust::reduce and "
+        "cascade::reduce return to the host and are timed, in alternating runs, by the host clock (steady_clock) from the call "
         "to its return, the device idle before each run; every result checked against CUB; read ceiling = best "
         "of 4 grid sizes of a 16-byte streaming-read kernel";
     if (!cascade_bench::write_results(s.io.out_path, env, s.io, method.c_str(), json)) return 1;

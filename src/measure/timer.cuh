@@ -7,7 +7,9 @@
 // blocking kernel does). Hot-idle: the same buffers, but the GPU idle when the start event is
 // enqueued, so the time includes the host's launch of the call, as one isolated call sees it (the
 // method of ../shared/anchors). Calls that return their result to the host are timed by the host's
-// clock instead (median_wall_us): what their caller waits.
+// clock instead (median_wall_us): what their caller waits. Two calls to be compared (CUB and
+// cascade) are timed in alternating runs (the *_pair_* forms), so drift between them cannot tilt
+// their ratio.
 #pragma once
 
 #include <cascade/error.cuh>
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace cascade_bench {
@@ -57,21 +60,7 @@ class timer {
   double median_us(F&& run, mode m, int warmup = 5, int runs = 51) {
     for (int i = 0; i < warmup; ++i) run();
     std::vector<float> ms(runs);
-    for (float& t : ms) {
-      if (m == mode::cold) {
-        CASCADE_CUDA_CHECK(cudaMemsetAsync(flush_, 0, flush_bytes_));
-      } else if (m == mode::hot) {
-        spin_kernel<<<1, 1>>>(spin_ns);
-        CASCADE_CUDA_CHECK(cudaGetLastError());
-      } else {
-        CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
-      }
-      CASCADE_CUDA_CHECK(cudaEventRecord(start_));
-      run();
-      CASCADE_CUDA_CHECK(cudaEventRecord(stop_));
-      CASCADE_CUDA_CHECK(cudaEventSynchronize(stop_));
-      CASCADE_CUDA_CHECK(cudaEventElapsedTime(&t, start_, stop_));
-    }
+    for (float& t : ms) t = once_ms(run, m);
     return median_of(ms) * 1e3;
   }
 
@@ -82,6 +71,17 @@ class timer {
     return median_us(run, m, 1, runs_within(median_us(run, m, 2, 1), max_runs, budget_us));
   }
 
+  // Median times of a() and b() in microseconds, their runs alternating (a, b, a, b, ...), so that
+  // both see the same clocks, host load and drift: for the ratio of the two (CUB against cascade).
+  template <class A, class B>
+  std::pair<double, double> median_pair_us_budget(A&& a, B&& b, mode m, int max_runs = 51, double budget_us = 2e5) {
+    double const one = std::max(median_us(a, m, 2, 1), median_us(b, m, 2, 1));
+    int const runs = runs_within(2 * one, max_runs, budget_us);
+    std::vector<float> ta(runs), tb(runs);
+    for (int i = 0; i < runs; ++i) ta[i] = once_ms(a, m), tb[i] = once_ms(b, m);
+    return {median_of(ta) * 1e3, median_of(tb) * 1e3};
+  }
+
   // Median host wall time of `run()` in microseconds, for calls that return only once their result
   // is on the host (thrust::reduce, cascade::reduce): the device is idle before each run, and cold
   // runs flush L2 first.
@@ -89,13 +89,7 @@ class timer {
   double median_wall_us(F&& run, bool cold, int warmup = 5, int runs = 51) {
     for (int i = 0; i < warmup; ++i) run();
     std::vector<double> us(runs);
-    for (double& t : us) {
-      if (cold) CASCADE_CUDA_CHECK(cudaMemsetAsync(flush_, 0, flush_bytes_));
-      CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
-      auto const begin = std::chrono::steady_clock::now();
-      run();
-      t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
-    }
+    for (double& t : us) t = once_wall_us(run, cold);
     CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
     return median_of(us);
   }
@@ -105,9 +99,51 @@ class timer {
     return median_wall_us(run, cold, 1, runs_within(median_wall_us(run, cold, 2, 1), max_runs, budget_us));
   }
 
+  // The host-clock pair, alternating as median_pair_us_budget does (thrust::reduce against cascade::reduce).
+  template <class A, class B>
+  std::pair<double, double> median_wall_pair_us_budget(A&& a, B&& b, bool cold, int max_runs = 51,
+                                                       double budget_us = 2e5) {
+    double const one = std::max(median_wall_us(a, cold, 2, 1), median_wall_us(b, cold, 2, 1));
+    int const runs = runs_within(2 * one, max_runs, budget_us);
+    std::vector<double> ta(runs), tb(runs);
+    for (int i = 0; i < runs; ++i) ta[i] = once_wall_us(a, cold), tb[i] = once_wall_us(b, cold);
+    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    return {median_of(ta), median_of(tb)};
+  }
+
   static constexpr unsigned long long spin_ns = 50'000;
 
  private:
+  // One run of `run()` in milliseconds of GPU time, started the way mode `m` says.
+  template <class F>
+  float once_ms(F&& run, mode m) {
+    if (m == mode::cold) {
+      CASCADE_CUDA_CHECK(cudaMemsetAsync(flush_, 0, flush_bytes_));
+    } else if (m == mode::hot) {
+      spin_kernel<<<1, 1>>>(spin_ns);
+      CASCADE_CUDA_CHECK(cudaGetLastError());
+    } else {
+      CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    CASCADE_CUDA_CHECK(cudaEventRecord(start_));
+    run();
+    CASCADE_CUDA_CHECK(cudaEventRecord(stop_));
+    CASCADE_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    CASCADE_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms;
+  }
+
+  // One run of `run()` by the host clock, the device idle first (and L2 flushed when cold).
+  template <class F>
+  double once_wall_us(F&& run, bool cold) {
+    if (cold) CASCADE_CUDA_CHECK(cudaMemsetAsync(flush_, 0, flush_bytes_));
+    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    auto const begin = std::chrono::steady_clock::now();
+    run();
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
+  }
+
   // How many runs of `one_us` each fit `budget_us`: between 5 and max_runs, odd so that the median
   // is one run's time.
   static int runs_within(double one_us, int max_runs, double budget_us) {

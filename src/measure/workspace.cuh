@@ -4,7 +4,10 @@
 #include <cascade/error.cuh>
 
 #include <cmath>
+#include <functional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "candidates.cuh"
@@ -84,6 +87,27 @@ timing time_device_call(cascade_bench::timer& t, workspace const& w, F&& call,
   r.agrees = w.ops().agrees(got.data(), reference.data());
   r.value = w.ops().format(got.data());
   return r;
+}
+
+// time_device_call for two calls at once, their runs alternating in each mode (timer's *_pair_*), so
+// that their ratio is measured under the same conditions.
+template <class A, class B>
+std::pair<timing, timing> time_device_pair(cascade_bench::timer& t, workspace const& w, A&& a, B&& b,
+                                           std::vector<unsigned char> const& reference, int max_runs,
+                                           double budget_us, bool with_idle = false) {
+  using cascade_bench::mode;
+  timing ra, rb;
+  std::tie(ra.hot_us, rb.hot_us) = t.median_pair_us_budget(a, b, mode::hot, max_runs, budget_us);
+  std::tie(ra.cold_us, rb.cold_us) = t.median_pair_us_budget(a, b, mode::cold, max_runs, budget_us);
+  if (with_idle) std::tie(ra.hot_idle_us, rb.hot_idle_us) = t.median_pair_us_budget(a, b, mode::hot_idle, max_runs, budget_us);
+  for (auto [call, r] : {std::pair<std::function<void()>, timing*>{a, &ra}, {b, &rb}}) {
+    w.poison_out();
+    call();
+    auto const got = w.read_out();
+    r->agrees = w.ops().agrees(got.data(), reference.data());
+    r->value = w.ops().format(got.data());
+  }
+  return {ra, rb};
 }
 
 }  // namespace cascade_measure

@@ -40,30 +40,47 @@ __device__ void fold_one(T& acc, bool fresh, X const& x, Op op) {
 
 // ---- striped ---------------------------------------------------------------------------------
 
+// The rare paths of the striped loop (a tile that is not full, input that is not 16-byte aligned)
+// are out of line (__noinline__), so that the common one, full aligned tiles, is straight-line code:
+// in a one-tile kernel each jump to code not yet fetched shows in the time (about 0.15 us of 3.4 at
+// 4096 items on an H200). They take and return the accumulator by value, keeping it in registers.
+template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
+__device__ __noinline__ T fold_full_tile_scalar(T acc, bool fresh, It first, Offset base, Op op) {
+  T items[CoarseFactor];
+#pragma unroll
+  for (int k = 0; k < CoarseFactor; ++k) items[k] = static_cast<T>(first[base + threadIdx.x + Offset(k) * BlockSize]);
+  fold_in_order(acc, fresh, items, op);
+  return acc;
+}
+
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
 __device__ void fold_full_tile(T& acc, bool fresh, It first, Offset base, Op op, bool aligned) {
-  // Load every item of the tile first so that all loads are in flight before the first use.
-  T items[CoarseFactor];
   if constexpr (vectorizable<It, CoarseFactor>) {
     if (aligned) {
+      // Every load of the tile first, so that all are in flight before the first use.
+      T items[CoarseFactor];
       constexpr int width = vector_input<It>::width;
+      It const mine = first + base + Offset(threadIdx.x) * width;  // then constant offsets: no address math per load
 #pragma unroll
       for (int k = 0; k < CoarseFactor / width; ++k) {
-        auto const v = load_vector<width>(first + base + (Offset(k) * BlockSize + threadIdx.x) * width);
+        auto const v = load_vector<width>(mine + k * BlockSize * width);
 #pragma unroll
         for (int j = 0; j < width; ++j) items[k * width + j] = static_cast<T>(v.items[j]);
       }
       fold_in_order(acc, fresh, items, op);
       return;
     }
-  }
+    acc = fold_full_tile_scalar<BlockSize, CoarseFactor>(acc, fresh, first, base, op);
+  } else {
+    T items[CoarseFactor];
 #pragma unroll
-  for (int k = 0; k < CoarseFactor; ++k) items[k] = static_cast<T>(first[base + threadIdx.x + Offset(k) * BlockSize]);
-  fold_in_order(acc, fresh, items, op);
+    for (int k = 0; k < CoarseFactor; ++k) items[k] = static_cast<T>(first[base + threadIdx.x + Offset(k) * BlockSize]);
+    fold_in_order(acc, fresh, items, op);
+  }
 }
 
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
-__device__ void fold_partial_tile(T& acc, bool fresh, It first, Offset base, Offset n, Op op) {
+__device__ __noinline__ T fold_partial_tile(T acc, bool fresh, It first, Offset base, Offset n, Op op) {
 #pragma unroll
   for (int k = 0; k < CoarseFactor; ++k) {
     Offset const i = base + threadIdx.x + Offset(k) * BlockSize;
@@ -72,23 +89,33 @@ __device__ void fold_partial_tile(T& acc, bool fresh, It first, Offset base, Off
       fresh = false;
     }
   }
+  return acc;
 }
 
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
 __device__ T fold_striped(It first, Offset n, Op op, int& num_valid, unsigned block, unsigned grid) {
   constexpr Offset tile = Offset(BlockSize) * CoarseFactor;
+  T acc{};
+  if constexpr (vectorizable<It, CoarseFactor>) {
+    // Exactly one full aligned tile (a one-tile kernel at n = tile; the grid never exceeds the tile
+    // count, so this is block 0 of 1): the loads first, nothing else before them.
+    if (n == tile && is_vector_aligned(first)) {
+      num_valid = BlockSize;
+      fold_full_tile<BlockSize, CoarseFactor>(acc, true, first, Offset(0), op, true);
+      return acc;
+    }
+  }
   Offset base = Offset(block) * tile;
   Offset const stride = Offset(grid) * tile;
   Offset const remaining = n - base;  // >= 1: the grid never exceeds the tile count
   num_valid = remaining < Offset(BlockSize) ? static_cast<int>(remaining) : BlockSize;
 
-  T acc{};
   if (static_cast<int>(threadIdx.x) >= num_valid) return acc;
   bool const aligned = is_vector_aligned(first);
   bool fresh = true;
   for (; base < n; base += stride) {
     if (n - base >= tile) fold_full_tile<BlockSize, CoarseFactor>(acc, fresh, first, base, op, aligned);
-    else fold_partial_tile<BlockSize, CoarseFactor>(acc, fresh, first, base, n, op);
+    else acc = fold_partial_tile<BlockSize, CoarseFactor>(acc, fresh, first, base, n, op);
     fresh = false;
   }
   return acc;

@@ -10,12 +10,13 @@ namespace cascade::detail {
 
 // Lanes [0, valid) hold values; returns their fold in lane 0. Offsets go up (1, 2, 4, ...): after the
 // step with offset k every lane i holds the ordered fold of lanes [i, i + 2k), so operand order is
-// preserved and non-commutative ops work. Every lane of the warp must call it.
+// preserved and non-commutative ops work. Every lane of the warp must call it. `Lanes` bounds
+// `valid` at compile time: a block's 8 warp results need 3 steps, not 5.
 struct shuffle_warp_reduce {
-  template <class T, class Op>
+  template <int Lanes = 32, class T, class Op>
   __device__ T operator()(T value, int lane, int valid, Op op) const {
 #pragma unroll
-    for (int offset = 1; offset < 32; offset *= 2) {
+    for (int offset = 1; offset < Lanes; offset *= 2) {
       T const other = shuffle_down(value, offset);
       if (lane + offset < valid) value = static_cast<T>(op(value, other));
     }
@@ -42,7 +43,7 @@ struct warp_block_reduce {
       __syncthreads();
       if (warp == 0) {
         int const valid_warps = (num_valid + 31) / 32;
-        value = WarpReduce{}(data[lane < valid_warps ? lane : 0], lane, valid_warps, op);
+        value = WarpReduce{}.template operator()<warps>(data[lane < valid_warps ? lane : 0], lane, valid_warps, op);
       }
       return value;
     }

@@ -30,7 +30,7 @@ inline constexpr bool has_hardware_warp_reduce =
     (cuda::std::is_same_v<Op, plus> || cuda::std::is_same_v<Op, minimum> || cuda::std::is_same_v<Op, maximum>);
 
 struct redux_warp_reduce {
-  template <class T, class Op>
+  template <int Lanes = 32, class T, class Op>
   __device__ T operator()(T value, int lane, int valid, Op op) const {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     if constexpr (has_hardware_warp_reduce<T, Op>) {
@@ -40,7 +40,7 @@ struct redux_warp_reduce {
       else return __reduce_max_sync(full_warp_mask, x);
     }
 #endif
-    return shuffle_warp_reduce{}(value, lane, valid, op);
+    return shuffle_warp_reduce{}.template operator()<Lanes>(value, lane, valid, op);
   }
 };
 
