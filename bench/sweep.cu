@@ -71,7 +71,7 @@ std::string json_list(std::vector<double> const& v) {
   std::string s = "[";
   char buf[32];
   for (std::size_t i = 0; i < v.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%s%.3f", i ? ", " : "", v[i]);
+    int const size = std::snprintf(buf, sizeof buf, "%s%.3f", i ? ", " : "", v[i]);
     s += buf;
   }
   return s + "]";
@@ -87,22 +87,23 @@ struct row {
 };
 
 std::string to_json(row const& r, config const& c) {
-  char buf[768];
+  char buf[1024];
   auto const num = [](double x) {
     char b[32];
     if (std::isnan(x)) return std::string("null");
     std::snprintf(b, sizeof b, "%.4f", x);
     return std::string(b);
   };
-  std::snprintf(buf, sizeof buf,
+  int const size = std::snprintf(buf, sizeof buf,
                 "{\"config\": \"%s\", \"item\": \"%s\", \"accumulator\": \"%s\", \"op\": \"%s\", \"n\": %lld, "
                 "\"name\": \"%s\", \"group\": \"%s\", \"policy\": \"%s\", \"hot_us\": %s, \"cold_us\": %s, "
-                "\"hot_gbps\": %s, \"cold_gbps\": %s, \"cub_ratio_hot\": %s, \"cub_ratio_cold\": %s, \"agrees\": %s%s}",
+                "\"hot_gbps\": %s, \"cold_gbps\": %s, \"cub_ratio_hot\": %s, \"cub_ratio_cold\": %s, \"agrees\": %s",
                 r.config.c_str(), c.item, c.accumulator, c.op, r.n, r.name.c_str(), r.group.c_str(), r.policy.c_str(),
                 num(r.hot_us).c_str(), num(r.cold_us).c_str(), num(r.bytes / r.hot_us / 1e3).c_str(),
                 num(r.bytes / r.cold_us / 1e3).c_str(), num(r.ratio_hot).c_str(), num(r.ratio_cold).c_str(),
-                r.agrees ? "true" : "false", r.extra.c_str());
-  return buf;
+                r.agrees ? "true" : "false");
+  // The fixed fields fit the buffer; the extra ones (lists of repeats) need not, so they are appended.
+  return std::string(buf, size > 0 && size < int(sizeof buf) ? size : 0) + r.extra + "}";
 }
 
 }  // namespace
