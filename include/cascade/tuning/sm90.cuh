@@ -2,8 +2,10 @@
 // cascade-tune (src/tune.cu). Each entry says which GPU and results file it came from; keys with no
 // entry of their own use the fallback below. The entries below were measured by
 // `cascade-tune --all --step 1` on an H200 and chosen (at most 3 policies each, within 3%) by
-// `cascade-tune --all --from bench/results/tune-h200-2026-11-22b.json`. docs/performance.md has the
-// measurements of default_policy with this table.
+// `cascade-tune --all --from bench/results/tune-h200-2026-11-22b.json`; the two 4-byte entries were
+// then edited by hand (see there) and name 4 policies. docs/performance.md has the measurements of
+// default_policy with this table (bench-h200-2026-11-22c.json), and of a later re-tune that measured
+// worse and was not taken (tune-h200-2026-11-22c.json, bench-h200-2026-11-22d.json).
 #pragma once
 
 #include "../finish/cluster.cuh"
@@ -29,100 +31,101 @@ struct table<90, ItemBytes, Kind> {
 };
 
 // [entry 1 sum] tuned with int8-plus (int8 items, int32 accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 6bc0c99: /root/out/tune-h200-2026-11-22c.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
 struct table<90, 1, op_kind::sum> {
-  using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
+  using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<23170, policy<512, 16, tree::shuffle, finish::cluster>>,
+                      range<46340, policy<1024, 32, tree::shuffle, finish::flagged>>,
                       range<370727, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
+                      range<-1, policy<1024, 32, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
 // [entry 1 min_max] tuned with int8-minimum (int8 items, int32 accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 6bc0c99: /root/out/tune-h200-2026-11-22c.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
 struct table<90, 1, op_kind::min_max> {
-  using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
-                      range<11585, policy<256, 32, tree::shuffle, finish::flagged>>,
+  using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::last_block>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
-                      range<5931641, policy<256, 32, tree::shuffle, finish::flagged>>,
+                      range<185363, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
 // [entry 2 sum] tuned with half-plus (half items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 6bc0c99: /root/out/tune-h200-2026-11-22c.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
 struct table<90, 2, op_kind::sum> {
-  using type = ranges<range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<11585, policy<256, 32, tree::shuffle, finish::flagged>>,
+  using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<5931641, policy<256, 32, tree::shuffle, finish::flagged>>,
+                      range<185363, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
 // [entry 2 min_max] tuned with half-minimum (half items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 6bc0c99: /root/out/tune-h200-2026-11-22c.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
 struct table<90, 2, op_kind::min_max> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<11585, policy<256, 16, tree::shuffle, finish::cluster>>,
+  using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<1482910, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<185363, policy<512, 8, tree::shuffle, finish::cluster>>,
                       range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
 // [entry 4 sum] tuned with float-plus (float items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 6bc0c99: /root/out/tune-h200-2026-11-22c.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
+// Edited by hand: up to 5792 items <256, 16> where the tuner chose <512, 8>: one block of 256 threads
+// reads 4096 items 0.15 us faster cold, and as fast hot (alternating runs on an H200, 2026-11-22).
 template <>
 struct table<90, 4, op_kind::sum> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
                       range<5792, policy<256, 16, tree::shuffle, finish::flagged>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
-                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
+                      range<11585, policy<256, 8, tree::shuffle, finish::cluster>>,
+                      range<23170, policy<1024, 16, tree::shuffle, finish::flagged>>,
+                      range<11863283, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<1024, 16, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
 // [entry 4 min_max] tuned with float-minimum (float items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 6bc0c99: /root/out/tune-h200-2026-11-22c.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
+// Edited by hand: up to 5792 items <256, 16> where the tuner chose <512, 8>, as for sums.
 template <>
 struct table<90, 4, op_kind::min_max> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+  using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::flagged>>,
                       range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
+                      range<185363, policy<512, 8, tree::shuffle, finish::cluster>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
 // [entry 8 sum] tuned with double-plus (double items, double accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 6bc0c99: /root/out/tune-h200-2026-11-22c.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
 struct table<90, 8, op_kind::sum> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
-                      range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
-                      range<11585, policy<1024, 8, tree::shuffle, finish::flagged>>,
-                      range<92681, policy<256, 8, tree::shuffle, finish::cluster>>,
-                      range<185363, policy<512, 8, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<1024, 8, tree::shuffle, finish::flagged>>>;
+  using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
+                      range<11585, policy<1024, 8, tree::shuffle, finish::last_block>>,
+                      range<92681, policy<512, 8, tree::shuffle, finish::cluster>>,
+                      range<5931641, policy<1024, 4, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<1024, 8, tree::shuffle, finish::last_block>>>;
 };
 // [/entry]
 
 // [entry 8 min_max] tuned with double-minimum (double items, double accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 6bc0c99: /root/out/tune-h200-2026-11-22c.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
 struct table<90, 8, op_kind::min_max> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::last_block>>,
-                      range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
+  using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
+                      range<92681, policy<512, 8, tree::shuffle, finish::cluster>>,
+                      range<370727, policy<256, 16, tree::cub_block, finish::last_block>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
