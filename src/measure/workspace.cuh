@@ -4,7 +4,6 @@
 #include <cascade/error.cuh>
 
 #include <cmath>
-#include <functional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -70,6 +69,16 @@ struct timing {
   std::string value;  // the result, formatted
 };
 
+// Runs `call` once more into a poisoned output and records whether its result agrees with `reference`.
+template <class F>
+void check_result(workspace const& w, F&& call, std::vector<unsigned char> const& reference, timing& r) {
+  w.poison_out();
+  call();
+  auto const got = w.read_out();
+  r.agrees = w.ops().agrees(got.data(), reference.data());
+  r.value = w.ops().format(got.data());
+}
+
 // Times `call` hot and cold (and hot on an idle GPU, launch included, when with_idle; up to max_runs
 // each, fewer for long calls) and checks the device result it leaves against `reference`.
 template <class F>
@@ -81,11 +90,7 @@ timing time_device_call(cascade_bench::timer& t, workspace const& w, F&& call,
   r.hot_us = t.median_us_budget(call, mode::hot, max_runs, budget_us);
   r.cold_us = t.median_us_budget(call, mode::cold, max_runs, budget_us);
   if (with_idle) r.hot_idle_us = t.median_us_budget(call, mode::hot_idle, max_runs, budget_us);
-  w.poison_out();
-  call();
-  auto const got = w.read_out();
-  r.agrees = w.ops().agrees(got.data(), reference.data());
-  r.value = w.ops().format(got.data());
+  check_result(w, call, reference, r);
   return r;
 }
 
@@ -100,13 +105,8 @@ std::pair<timing, timing> time_device_pair(cascade_bench::timer& t, workspace co
   std::tie(ra.hot_us, rb.hot_us) = t.median_pair_us_budget(a, b, mode::hot, max_runs, budget_us);
   std::tie(ra.cold_us, rb.cold_us) = t.median_pair_us_budget(a, b, mode::cold, max_runs, budget_us);
   if (with_idle) std::tie(ra.hot_idle_us, rb.hot_idle_us) = t.median_pair_us_budget(a, b, mode::hot_idle, max_runs, budget_us);
-  for (auto [call, r] : {std::pair<std::function<void()>, timing*>{a, &ra}, {b, &rb}}) {
-    w.poison_out();
-    call();
-    auto const got = w.read_out();
-    r->agrees = w.ops().agrees(got.data(), reference.data());
-    r->value = w.ops().format(got.data());
-  }
+  check_result(w, a, reference, ra);
+  check_result(w, b, reference, rb);
   return {ra, rb};
 }
 
