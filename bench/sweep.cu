@@ -71,7 +71,7 @@ std::string json_list(std::vector<double> const& v) {
   std::string s = "[";
   char buf[32];
   for (std::size_t i = 0; i < v.size(); ++i) {
-    int const size = std::snprintf(buf, sizeof buf, "%s%.3f", i ? ", " : "", v[i]);
+    std::snprintf(buf, sizeof buf, "%s%.3f", i ? ", " : "", v[i]);
     s += buf;
   }
   return s + "]";
