@@ -1,6 +1,7 @@
 // Page-locked host blocks for finish::host, kept for reuse: cudaMallocHost costs far more than a
 // call. Freed at process exit: the cache is created on first use, after the CUDA runtime has set up
 // its own exit handling, so it is destroyed (and frees its blocks) before the runtime tears down.
+#include <cascade/detail/capture.cuh>
 #include <cascade/detail/pinned.cuh>
 #include <cascade/error.cuh>
 
@@ -41,7 +42,10 @@ void* pinned_acquire(std::size_t bytes) {
   }
   std::size_t const size = bytes < 4096 ? 4096 : bytes;
   void* block = nullptr;
-  check_cuda(cudaMallocHost(&block, size), "cudaMallocHost (cascade finish::host buffer)");
+  {
+    relaxed_capture_mode relaxed;  // allowed while any thread captures: it touches no stream
+    check_cuda(cudaMallocHost(&block, size), "cudaMallocHost (cascade page-locked buffer)");
+  }
   std::lock_guard<std::mutex> lock(c.mutex);
   c.block_sizes.emplace(block, size);
   return block;

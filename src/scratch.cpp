@@ -3,6 +3,7 @@
 // sub-allocation from it, so steady state makes no cudaMalloc/cudaFree, and concurrent calls on
 // different streams get disjoint blocks. The pool is cascade's own: the device's default pool, which
 // the user's cudaMallocAsync calls use, keeps its settings.
+#include <cascade/detail/capture.cuh>
 #include <cascade/detail/device.cuh>
 #include <cascade/detail/scratch.cuh>
 #include <cascade/error.cuh>
@@ -33,6 +34,7 @@ cudaMemPool_t current_pool() {
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id = ordinal;
     cudaMemPool_t pool = nullptr;
+    relaxed_capture_mode relaxed;  // made once, whether or not some thread is capturing
     check_cuda(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
     std::uint64_t keep_all = UINT64_MAX;
     check_cuda(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all),

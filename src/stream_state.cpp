@@ -2,6 +2,7 @@
 // one device block per stream, for the first max_streams streams of each device, [ticket | padding to
 // 256 | partials | flags]. The block is zeroed by a memset on that stream when it is made, so the
 // memset is ordered before the stream's first kernel using it.
+#include <cascade/detail/capture.cuh>
 #include <cascade/detail/device.cuh>
 #include <cascade/detail/stream_state.cuh>
 
@@ -62,7 +63,10 @@ stream_state stream_state_by_id(unsigned long long id, cudaStream_t stream) {
   if (found == d.by_stream.end()) {
     if (d.by_stream.size() >= stream_state::max_streams) return {};  // the caller falls back to scratch
     void* block = nullptr;
-    check_cuda(cudaMalloc(&block, block_bytes), "cudaMalloc (cascade stream state)");
+    {
+      relaxed_capture_mode relaxed;  // this stream is not capturing, but another thread may be
+      check_cuda(cudaMalloc(&block, block_bytes), "cudaMalloc (cascade stream state)");
+    }
     cudaError_t const zeroed = cudaMemsetAsync(block, 0, block_bytes, stream);
     if (zeroed != cudaSuccess) {
       (void)cudaFree(block);

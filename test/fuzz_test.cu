@@ -3,7 +3,10 @@
 // (block sizes 32..1024, coarse factors 1..32, odd ones too; the draw differs per finish), and each
 // case draws a policy, a type and op, a size (tiny, around a tile boundary, or log-uniform up to
 // 2^21), a start offset into a buffer (so 1-, 4- and 8-byte items start misaligned for vector
-// loads), reduce or reduce_into, and the stream. Every case must agree with CUB on the same items
+// loads), the call and the stream: reduce, reduce_into, reduce_into captured into a graph and replayed
+// three times with other items between replays, or a prepared reduce_into beside a kernel that keeps
+// another stream busy (which must still be running when the call is done, except for
+// finish::cooperative, documented to wait for it). Every case must agree with CUB on the same items
 // and with a host fold (exact for integers and integer-valued floats; double within the bound any
 // evaluation order meets); the input buffer and the words around the output must be unchanged.
 //
@@ -27,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/busy.cuh"
 #include "support/references.cuh"
 #include "support/seed.hpp"
 
@@ -131,12 +135,16 @@ struct convert {
   __host__ __device__ T operator()(U x) const { return static_cast<T>(x); }
 };
 
+enum class call { reduce, reduce_into, captured, beside_busy };
+constexpr char const* call_names[] = {"reduce", "reduce_into", "reduce_into captured, 3 replays",
+                                      "prepared reduce_into beside a busy stream"};
+
 struct fuzz_case {
   int policy = 0;
   kind type = kind::int32_plus;
   long long n = 0, offset = 0;
-  bool to_host = false;  // cascade::reduce (result on the host) or reduce_into
-  bool own_stream = false;
+  call how = call::reduce;
+  bool own_stream = false;  // reduce and reduce_into; the others always run on the runner's stream
   std::uint64_t init_bits = 0;
 };
 
@@ -175,8 +183,9 @@ fuzz_case draw(std::uint64_t case_seed, long long max_n) {
   if (std::is_same_v<finish, cascade::finish::atomic> && c.policy / shapes_per_tree == 8)
     c.n = std::min(c.n, 1ll << 17);  // tree::none: one atomic a thread; beyond, contention costs minutes
   c.offset = uniform(0, 63);
-  c.to_host = uniform(0, 1) == 1;
-  c.own_stream = uniform(0, 1) == 1;
+  long long const h = uniform(0, 99);
+  c.how = h < 40 ? call::reduce : h < 80 ? call::reduce_into : h < 92 ? call::captured : call::beside_busy;
+  c.own_stream = c.how == call::captured || c.how == call::beside_busy || uniform(0, 1) == 1;
   c.init_bits = rng();
   return c;
 }
@@ -198,14 +207,17 @@ std::string policy_text(int i, std::index_sequence<I...>) {
 std::string describe(fuzz_case const& c, long long k) {
   return "fuzz case " + std::to_string(k) + ": " + policy_text(c.policy, std::make_index_sequence<policy_count>{}) +
          ", " + kind_names[static_cast<int>(c.type)] + ", n = " + std::to_string(c.n) +
-         ", offset = " + std::to_string(c.offset) + " items, " + (c.to_host ? "reduce" : "reduce_into") + ", " +
+         ", offset = " + std::to_string(c.offset) + " items, " + call_names[static_cast<int>(c.how)] + ", " +
          (c.own_stream ? "own stream" : "default stream") + "; replay: CASCADE_TEST_SEED=" +
          std::to_string(base_seed()) + " CASCADE_FUZZ_CASE=" + std::to_string(k);
 }
 
 struct runner {
   buffers& in;
-  cudaStream_t stream;
+  cudaStream_t stream;  // non-blocking
+  cudaStream_t busy;    // non-blocking: the other work of beside_busy cases
+  int* busy_done;
+  long long waited_not = 0;  // beside_busy cases done while the busy kernel still ran
 
   // One case of policy P over items U folded into T with op: cascade against CUB and the host fold,
   // then the input and the output's neighbours unchanged.
@@ -216,11 +228,29 @@ struct runner {
     T got{};
     T const sentinel = static_cast<T>(0x5a);
     thrust::device_vector<T> out(3, sentinel);  // [guard | result | guard]
-    if (c.to_host) {
+    T* const d_out = thrust::raw_pointer_cast(out.data()) + 1;
+    std::vector<U> const window(host.begin() + c.offset, host.begin() + c.offset + c.n);
+    if (c.how == call::reduce) {
       got = cascade::reduce(policy, first, first + c.n, init, op);
-    } else {
-      cascade::reduce_into(policy, first, first + c.n, thrust::raw_pointer_cast(out.data()) + 1, init, op);
+    } else if (c.how == call::reduce_into) {
+      cascade::reduce_into(policy, first, first + c.n, d_out, init, op);
       CASCADE_CUDA_CHECK(cudaStreamSynchronize(policy.stream()));
+      got = out[1];
+    } else if (c.how == call::captured) {
+      got = captured(c, host, policy, init, op, d_out);
+    } else {
+      cascade::prepare(policy, first, first + c.n, init, op);
+      CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+      launch_busy(20, busy_done, static_cast<int>(c.n % 1000), busy);
+      cascade::reduce_into(policy, first, first + c.n, d_out, init, op);
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(policy.stream()));
+      cudaError_t const other = cudaStreamQuery(busy);
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(busy));
+      if (!P::finish_type::waits_for_other_streams) CHECK(other == cudaErrorNotReady);
+      waited_not += other == cudaErrorNotReady;
+      int token = -1;
+      CASCADE_CUDA_CHECK(cudaMemcpy(&token, busy_done, sizeof(int), cudaMemcpyDeviceToHost));
+      CHECK(token == static_cast<int>(c.n % 1000));
       got = out[1];
     }
     CHECK(out[0] == sentinel);
@@ -228,22 +258,60 @@ struct runner {
     // cub::DeviceReduce on the same items, converted as cascade converts them
     auto const converted = thrust::make_transform_iterator(first, convert<U, T>{});
     T const cub = cub_reduce(converted, c.n, init, op);
-    std::vector<U> const window(host.begin() + c.offset, host.begin() + c.offset + c.n);
-    auto const expected = host_fold(window, init, op);
-    if constexpr (std::is_floating_point_v<T> && sizeof(T) == 8) {
-      long double sum_abs = std::fabs(static_cast<long double>(init));
-      for (U x : window) sum_abs += std::fabs(static_cast<long double>(x));
-      long double const bound = sum_error_bound<T>(sum_abs, static_cast<int>(c.n + 1));  // any order
-      CHECK(std::fabs(static_cast<long double>(got) - expected) <= bound);
-      CHECK(std::fabs(static_cast<long double>(cub) - expected) <= bound);
-    } else {
-      CHECK(got == static_cast<T>(expected));
-      CHECK(cub == static_cast<T>(expected));
-    }
+    check_result(window, init, op, got);
+    check_result(window, init, op, cub);
     // the input, and the items around the window, byte for byte
     std::vector<U> after(host.size());
     thrust::copy(device.begin(), device.end(), after.begin());
     CHECK(std::memcmp(after.data(), host.data(), sizeof(U) * host.size()) == 0);
+  }
+
+  // got against the host fold of items: exact, or for double within the bound any order meets
+  template <class U, class T, class Op>
+  static void check_result(std::vector<U> const& items, T init, Op op, T got) {
+    auto const expected = host_fold(items, init, op);
+    if constexpr (std::is_floating_point_v<T> && sizeof(T) == 8) {
+      long double sum_abs = std::fabs(static_cast<long double>(init));
+      for (U x : items) sum_abs += std::fabs(static_cast<long double>(x));
+      long double const bound = sum_error_bound<T>(sum_abs, static_cast<int>(items.size() + 1));
+      CHECK(std::fabs(static_cast<long double>(got) - expected) <= bound);
+    } else {
+      CHECK(got == static_cast<T>(expected));
+    }
+  }
+
+  // reduce_into captured (global mode) over a copy of the window, replayed three times: the window,
+  // the window one item on (copied in between, ordered before the replay), the window again. The
+  // last replay's result comes back; the first two are checked here.
+  template <class P, class U, class T, class Op>
+  T captured(fuzz_case const& c, std::vector<U> const& host, P const& policy, T init, Op op, T* d_out) {
+    thrust::device_vector<U> copy(c.n + 1);  // never empty
+    U* const items = thrust::raw_pointer_cast(copy.data());
+    CASCADE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    std::string failure;
+    try {
+      cascade::reduce_into(policy, items, items + c.n, d_out, init, op);
+    } catch (std::exception const& e) {
+      failure = e.what();
+    }
+    cudaGraph_t graph = nullptr;
+    cudaError_t const ended = cudaStreamEndCapture(stream, &graph);
+    REQUIRE_MESSAGE(failure.empty(), failure);
+    CASCADE_CUDA_CHECK(ended);
+    cudaGraphExec_t exec = nullptr;
+    CASCADE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
+    T got{};
+    for (long long shift : {0, 1, 0}) {
+      U const* window = host.data() + c.offset + shift;  // offset + 1 + n fits: the buffers hold 64 more
+      CASCADE_CUDA_CHECK(cudaMemcpyAsync(items, window, sizeof(U) * c.n, cudaMemcpyHostToDevice, stream));
+      CASCADE_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+      CASCADE_CUDA_CHECK(cudaMemcpyAsync(&got, d_out, sizeof(T), cudaMemcpyDeviceToHost, stream));
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream));
+      if (shift == 1) check_result(std::vector<U>(window, window + c.n), init, op, got);
+    }
+    CASCADE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    return got;
   }
 
   template <int I>
@@ -281,20 +349,25 @@ TEST_CASE("differential fuzz against cub::DeviceReduce") {
   long long const cases = env_or("CASCADE_FUZZ_CASES", 1000);
   long long const only = env_or("CASCADE_FUZZ_CASE", -1);
   buffers in(max_n + 64);
-  cudaStream_t stream = nullptr;
+  cudaStream_t stream = nullptr, busy = nullptr;
   CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  runner r{in, stream};
+  CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&busy, cudaStreamNonBlocking));
+  thrust::device_vector<int> busy_done(1, 0);
+  runner r{in, stream, busy, thrust::raw_pointer_cast(busy_done.data())};
+  long long per_call[4] = {};
   long long ran = 0, items = 0;
   for (long long k = only >= 0 ? only : 0; k < (only >= 0 ? only + 1 : cases); ++k) {
     fuzz_case const c = draw(mix(base_seed() ^ mix(static_cast<std::uint64_t>(k))), max_n);
     std::string const text = describe(c, k);
     INFO(text);
     r.run(c, std::make_index_sequence<policy_count>{});
-    ++ran, items += c.n;
+    ++ran, items += c.n, ++per_call[static_cast<int>(c.how)];
   }
   CASCADE_CUDA_CHECK(cudaStreamDestroy(stream));
+  CASCADE_CUDA_CHECK(cudaStreamDestroy(busy));
   MESSAGE("[figures] fuzz finish::", std::string(finish_name), ": ", ran, " cases over ", policy_count, " policies, ", items,
-          " items");
+          " items; ", per_call[0], " reduce, ", per_call[1], " reduce_into, ", per_call[2], " captured (3 replays each), ",
+          per_call[3], " beside a busy stream (", r.waited_not, " done while it still ran)");
 }
 
 }  // TEST_SUITE("gpu")

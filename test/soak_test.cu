@@ -1,8 +1,12 @@
 // Concurrency soak: 8 host threads, each with two streams of its own and a finishing strategy of its
 // own (default_policy for one), reduce for CASCADE_SOAK_SECONDS (default 10) s, to device memory on
-// one stream and to the host on the other, checking every result; afterwards the inputs are
-// unchanged and the device memory in use is what it was before. Then stream churn: streams made,
-// used and destroyed by the hundred must not grow device memory without bound.
+// one stream and to the host on the other, and replay a graph each captured at its start (reduce_into
+// over a buffer of its own, refilled with other items before every replay), checking every result.
+// Meanwhile a ninth thread keeps a third kind of work going: one-SM kernels of 25 ms back to back on
+// its own stream; no reduction may wait for them (none of these finishes does, docs/api.md), so no
+// call may take as long as one of them. Afterwards the inputs are unchanged and the device memory
+// in use is what it was before. Then stream churn: streams made, used and destroyed by the hundred
+// must not grow device memory without bound.
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
@@ -10,6 +14,7 @@
 #include <cascade/detail/stream_state.cuh>
 #include <thrust/device_vector.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -19,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/busy.cuh"
 #include "support/device_memory.cuh"
 #include "support/seed.hpp"
 
@@ -36,28 +42,67 @@ struct input {
 };
 
 struct tally {
-  long long calls = 0, wrong = 0;
+  long long calls = 0, wrong = 0, replays = 0;
+  double slowest_ms = 0;  // the longest reduce_into + reduce (or replay), start to result
 };
+
+constexpr long long graph_items = 65537;  // what each thread's captured graph reduces
+
+// Captures reduce_into over `items` (graph_items of them) on `stream`.
+template <class Policy>
+cudaGraphExec_t capture_graph(Policy policy, int const* items, long long* d_out, cudaStream_t stream) {
+  CASCADE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  cascade::reduce_into(policy.on(stream), items, items + graph_items, d_out, 11ll, cascade::plus{});
+  cudaGraph_t graph = nullptr;
+  CASCADE_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec = nullptr;
+  CASCADE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
+  return exec;
+}
 
 // One thread's work: round after round over every input, a reduce_into (plus) on one stream and a
 // reduce (minimum) to the host on the other, each result checked.
 template <class Policy>
 void work(Policy policy, std::vector<input> const& inputs, cudaStream_t a, cudaStream_t b, long long* d_out,
           std::chrono::steady_clock::time_point until, tally& t) {
+  input const& big = inputs.back();  // the source of the graph's items, a window further each replay
+  thrust::device_vector<int> mine(graph_items);
+  int* const items = thrust::raw_pointer_cast(mine.data());
+  long long* const d_graph_out = d_out + 8;
+  cudaGraphExec_t const exec = capture_graph(policy, items, d_graph_out, a);
+  long long window = static_cast<long long>(t.calls) % 1000;
   do {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       int const* p = thrust::raw_pointer_cast(inputs[i].device.data());
       long long const n = static_cast<long long>(inputs[i].host.size());
       long long const init = static_cast<long long>(t.calls % 1000);
+      auto const start = std::chrono::steady_clock::now();
       cascade::reduce_into(policy.on(a), p, p + n, d_out, init, cascade::plus{});
       int const low = cascade::reduce(policy.on(b), p, p + n, INT_MAX, cascade::minimum{});
       long long got = 0;
       CASCADE_CUDA_CHECK(cudaMemcpyAsync(&got, d_out, sizeof(long long), cudaMemcpyDeviceToHost, a));
       CASCADE_CUDA_CHECK(cudaStreamSynchronize(a));
+      t.slowest_ms = std::max(t.slowest_ms, ms_since(start));
       t.wrong += (got != inputs[i].sum + init) + (low != inputs[i].low);
       t.calls += 2;
     }
+    // the graph, over the next window of the big input
+    window = (window + 7919) % (static_cast<long long>(big.host.size()) - graph_items);
+    long long expected = 11;
+    for (long long k = 0; k < graph_items; ++k) expected += big.host[window + k];
+    auto const start = std::chrono::steady_clock::now();
+    CASCADE_CUDA_CHECK(cudaMemcpyAsync(items, thrust::raw_pointer_cast(big.device.data()) + window,
+                                       sizeof(int) * graph_items, cudaMemcpyDeviceToDevice, a));
+    CASCADE_CUDA_CHECK(cudaGraphLaunch(exec, a));
+    long long got = 0;
+    CASCADE_CUDA_CHECK(cudaMemcpyAsync(&got, d_graph_out, sizeof(long long), cudaMemcpyDeviceToHost, a));
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(a));
+    t.slowest_ms = std::max(t.slowest_ms, ms_since(start));
+    t.wrong += got != expected;
+    ++t.replays;
   } while (std::chrono::steady_clock::now() < until);
+  CASCADE_CUDA_CHECK(cudaGraphExecDestroy(exec));
 }
 
 }  // namespace
@@ -88,14 +133,32 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
   std::vector<cudaStream_t> streams(2 * threads);
   for (auto& s : streams) CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   long long* d_out = nullptr;
-  CASCADE_CUDA_CHECK(cudaMalloc(&d_out, threads * sizeof(long long)));
+  CASCADE_CUDA_CHECK(cudaMalloc(&d_out, 2 * threads * sizeof(long long)));  // [reduce_into | graph] a thread
+  cudaStream_t busy = nullptr;
+  CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&busy, cudaStreamNonBlocking));
+  int* busy_done = nullptr;
+  CASCADE_CUDA_CHECK(cudaMalloc(&busy_done, sizeof(int)));
+  double const busy_ms = 25;
+  long long busy_kernels = 0, busy_wrong = 0;
 
-  auto run = [&](std::chrono::steady_clock::time_point until, std::vector<tally>& tallies) {
+  auto run = [&](std::chrono::steady_clock::time_point until, std::vector<tally>& tallies, bool other_work) {
     std::vector<std::thread> pool;
+    if (other_work)
+      pool.emplace_back([&] {
+        do {
+          int const token = static_cast<int>(busy_kernels % 1000);
+          launch_busy(busy_ms, busy_done, token, busy);
+          int got = -1;
+          CASCADE_CUDA_CHECK(cudaMemcpyAsync(&got, busy_done, sizeof(int), cudaMemcpyDeviceToHost, busy));
+          CASCADE_CUDA_CHECK(cudaStreamSynchronize(busy));
+          busy_wrong += got != token;
+          ++busy_kernels;
+        } while (std::chrono::steady_clock::now() < until);
+      });
     for (int t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
         cudaStream_t const a = streams[2 * t], b = streams[2 * t + 1];
-        long long* const out = d_out + t;
+        long long* const out = d_out + t;  // the graph writes out + 8
         switch (t) {
           case 0: work(cascade::default_policy{}, inputs, a, b, out, until, tallies[t]); break;
           case 1: work(cascade::policy<256, 16, tree::sequential, finish::last_block>{}, inputs, a, b, out, until, tallies[t]); break;
@@ -112,24 +175,31 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
   };
 
   std::vector<tally> warm(threads);
-  run(std::chrono::steady_clock::now(), warm);  // one round each: every stream's state, the pool warm
+  run(std::chrono::steady_clock::now(), warm, false);  // one round each: kernels loaded, every stream's state, the pool warm
   std::size_t const before = free_device_bytes();
   std::vector<tally> tallies(threads);
   auto const start = std::chrono::steady_clock::now();
   run(start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds)),
-      tallies);
+      tallies, true);
   double const took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::size_t const after = free_device_bytes();
 
-  long long calls = 0, wrong = 0;
+  long long calls = 0, wrong = 0, replays = 0;
+  double slowest = 0;
   for (int t = 0; t < threads; ++t) {
     CAPTURE(t);
     CHECK(tallies[t].wrong == 0);
     CHECK(tallies[t].calls > 0);
+    CHECK(tallies[t].replays > 0);
+    CHECK(tallies[t].slowest_ms < busy_ms);  // no call waited for a whole busy kernel
+    replays += tallies[t].replays;
+    slowest = std::max(slowest, tallies[t].slowest_ms);
     CHECK(warm[t].wrong == 0);
     calls += tallies[t].calls, wrong += tallies[t].wrong;
   }
   CHECK(took >= seconds);
+  CHECK(busy_kernels > 0);
+  CHECK(busy_wrong == 0);
   CHECK(after == before);
   CHECK(cascade::detail::scratch_used_bytes() == 0);
   for (auto const& in : inputs) {
@@ -138,9 +208,12 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
     CHECK(now == in.host);
   }
   CASCADE_CUDA_CHECK(cudaFree(d_out));
+  CASCADE_CUDA_CHECK(cudaFree(busy_done));
+  CASCADE_CUDA_CHECK(cudaStreamDestroy(busy));
   for (auto s : streams) CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
-  MESSAGE("[figures] soak: ", threads, " threads x 2 streams, ", took, " s, ", calls, " calls, ", wrong,
-          " wrong; device memory in use after - before: ",
+  MESSAGE("[figures] soak: ", threads, " threads x 2 streams, ", took, " s, ", calls, " calls and ", replays,
+          " graph replays, ", wrong, " wrong, beside ", busy_kernels, " busy kernels of ", busy_ms,
+          " ms on another stream (slowest call ", slowest, " ms); device memory in use after - before: ",
           static_cast<long long>(before) - static_cast<long long>(after), " bytes");
 }
 

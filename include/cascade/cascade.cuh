@@ -23,6 +23,7 @@
 #include "non_commutative.cuh"
 #include "ops.cuh"
 #include "policy.cuh"
+#include "prepare.cuh"
 #include "presets.cuh"
 #include "reduce.cuh"
 #include "transform_reduce.cuh"

@@ -13,7 +13,8 @@
 // the accumulator is the input's value type and init is the op's identity (identity.cuh, monoid.cuh).
 // Any random-access iterator whose elements the device can read works, and sizes are 64-bit.
 // Errors: std::invalid_argument when last < first; cascade::cuda_error when a CUDA call fails or
-// there is no CUDA device.
+// there is no CUDA device; std::logic_error when reduce() (to the host) is called on a stream that is
+// being captured into a graph (reduce_into captures, with every finish).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -27,6 +28,7 @@
 #include <string>
 
 #include "default_policy.cuh"
+#include "detail/capture.cuh"
 #include "detail/device.cuh"
 #include "detail/dispatch.cuh"
 #include "detail/pinned.cuh"
@@ -103,6 +105,10 @@ T reduce_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op) 
   if (n == 0) return init;
   cudaStream_t const stream = policy.stream();
   current_device();  // a clear cuda_error when there is no device, before any allocation
+  if (is_capturing(stream))  // before anything is enqueued: the capture stays valid
+    throw std::logic_error(
+        "cascade::reduce returns its result to the host, which a stream being captured into a graph cannot do; "
+        "capture cascade::reduce_into (the result to device memory) instead");
   constexpr std::size_t offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
   void* const block = pinned_acquire(offset + sizeof(T));
   auto* const ready = static_cast<unsigned volatile*>(block);

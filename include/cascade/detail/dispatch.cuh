@@ -9,7 +9,9 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
+#include <algorithm>
 #include <iterator>
+#include <vector>
 
 #include "../default_policy.cuh"
 #include "../finish/tag.cuh"
@@ -76,6 +78,52 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
   } else {
     dispatch_policy(policy, first, n, d_out, init, op);
   }
+}
+
+// Sizes at which calls of 1..hi items under Policy (those of lo..hi) take every path dispatch_policy
+// and the finishes have: the first, one tile, one tile and one item, the last, and both sides of the
+// switch to 64-bit offsets. prepare() (prepare.cuh) captures a call at each.
+template <class Policy>
+void add_path_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t lo, cuda::std::int64_t hi) {
+  constexpr cuda::std::int64_t tile = Policy::tile_size;
+  constexpr cuda::std::int64_t narrow_max = ((cuda::std::int64_t(1) << 32) - tile - 1) / 2;  // see dispatch_policy
+  for (cuda::std::int64_t n : {lo, hi, tile, tile + 1, narrow_max, narrow_max + 1})
+    if (n >= lo && n <= hi) sizes.push_back(n);
+}
+
+template <class... Ranges>
+void add_table_sizes(tuning::ranges<Ranges...>, std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t n) {
+  cuda::std::int64_t lo = 1;
+  std::size_t index = 0;
+  auto const add = [&](auto range) {
+    using r = decltype(range);
+    long long const max_n = ++index == sizeof...(Ranges) ? -1 : r::max_n;  // visit_range: the last takes the rest
+    cuda::std::int64_t const hi = max_n < 0 || max_n > n ? n : max_n;
+    if (lo <= hi) add_path_sizes<typename r::policy>(sizes, lo, hi);
+    lo = max_n < 0 ? n + 1 : max_n + 1;
+  };
+  (add(Ranges{}), ...);
+}
+
+// Every size whose call takes a path (kernel) that no other of them takes, among calls of 0..n items.
+template <class Policy, class It, class T, class Op>
+std::vector<cuda::std::int64_t> path_sizes(cuda::std::int64_t n) {
+  std::vector<cuda::std::int64_t> sizes = {0};
+  if constexpr (cuda::std::is_same_v<Policy, default_policy>) {
+    int const cc = current_device().cc_major * 10 + current_device().cc_minor;
+    constexpr int bytes = tuning::item_bytes_of<typename table_item<It, T>::type>;
+    [&]<int... Archs>(tuning::arch_list<Archs...> archs) {
+      int const arch = table_arch(archs, cc);
+      ((arch == Archs ? add_table_sizes(typename tuning::table<Archs, bytes, tuning::op_kind_of<Op>>::type{}, sizes, n)
+                      : void()),
+       ...);
+    }(tuning::tuned_archs{});
+  } else {
+    add_path_sizes<Policy>(sizes, 1, n);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
 }
 
 template <class Policy, bool Wide, class It, class OutIt, class T, class Op>

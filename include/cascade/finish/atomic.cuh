@@ -9,6 +9,8 @@
 // coarse factor is 1. Native atomics for
 // plus on 32/64-bit integers, float and double and for min/max on 32/64-bit integers; a
 // compare-and-swap loop for any other op on 2-, 4- or 8-byte types; other sizes do not compile.
+// With an op that has no native atomic, tree::none combines each block's values with tree::shuffle
+// first: a compare-and-swap per item on one address would take seconds per million items.
 // NOT deterministic for floating point: blocks arrive in any order, and float addition is not
 // associative, so repeated runs on the same input may differ in the last bits. Use any other finish
 // for run-to-run identical float results.
@@ -21,6 +23,8 @@
 #include "../detail/kernels.cuh"
 #include "../detail/math.cuh"
 #include "../detail/scratch.cuh"
+#include "../policy.cuh"
+#include "../tree/shuffle.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {
@@ -59,6 +63,14 @@ struct finish_dispatch<finish::atomic> {
     static_assert(atomic_size_ok<T>,
                   "cascade::finish::atomic: the accumulator type (init's type) must be 2, 4 or 8 bytes for "
                   "hardware atomics or a compare-and-swap loop; use finish::last_block or finish::two_pass");
+    if constexpr (Policy::tree_type::per_thread_results && !has_native_atomic<T, Op>) {
+      // One compare-and-swap loop per thread on one address is quadratic in contention (25 s for
+      // 10^6 items on an H200): the block's values are combined by tree::shuffle first, one atomic
+      // per block.
+      using combined = policy<Policy::block_size, Policy::coarse_factor, tree::shuffle, finish::atomic>;
+      run<combined>(first, n, d_out, init, op, stream);
+      return;
+    }
     if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
     unsigned limit = max_grid;

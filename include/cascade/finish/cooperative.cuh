@@ -21,6 +21,7 @@ namespace cascade::finish {
 
 struct cooperative : tag {
   static constexpr bool preserves_order = true;
+  static constexpr bool waits_for_other_streams = true;
 };
 
 }  // namespace cascade::finish

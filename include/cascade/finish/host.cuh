@@ -6,7 +6,10 @@
 // (cudaLaunchHostFunc) folds them in index order with op and applies init -> copy the result back
 // to the device -> a second callback returns the host buffer. Launches: 1 kernel, 2 copies, 2 host
 // callbacks, whose latency (tens of microseconds) dominates small inputs; an input that fits one tile
-// skips the round trip (one block writes the result). Deterministic. The op must
+// skips the round trip (one block writes the result). Deterministic. Under stream capture the graph
+// owns the host buffer and the task (no release callback), so the graph replays any number of times;
+// each executable graph must not run concurrently with another instantiated from the same graph,
+// since they share that buffer (CUDA already serializes launches of one executable graph). The op must
 // be callable on the host (cascade's ops are; a __device__-only lambda is rejected at compile time).
 #pragma once
 
@@ -16,6 +19,7 @@
 
 #include <cuda/std/type_traits>
 
+#include "../detail/capture.cuh"
 #include "../detail/finish_common.cuh"
 #include "../detail/kernels.cuh"
 #include "../detail/pinned.cuh"
@@ -32,14 +36,22 @@ struct host : tag {
 
 namespace cascade::detail {
 
+// What the host callbacks need, in one heap object that owns its page-locked block. Outside capture
+// the stream's last callback deletes it; under capture the graph owns it (graph_owned), since every
+// launch of the graph runs the callbacks again.
 template <class T, class Op>
 struct host_fold_task {
-  void* block;  // page-locked: [result | partials]
-  T* result;
-  T const* partials;
-  unsigned count;
+  void* block = nullptr;  // page-locked: [result | partials]
+  T* result = nullptr;
+  T const* partials = nullptr;
+  unsigned count = 0;
   T init;
   Op op;
+
+  host_fold_task(std::size_t bytes, T init_, Op op_) : block(pinned_acquire(bytes)), init(init_), op(op_) {}
+  ~host_fold_task() { pinned_release(block); }  // no CUDA call: also runs as a graph's user-object deleter
+  host_fold_task(host_fold_task const&) = delete;
+  host_fold_task& operator=(host_fold_task const&) = delete;
 
   static void CUDART_CB fold(void* self) {
     auto* task = static_cast<host_fold_task*>(self);
@@ -47,10 +59,7 @@ struct host_fold_task {
     for (unsigned i = 1; i < task->count; ++i) acc = static_cast<T>(task->op(acc, task->partials[i]));
     *task->result = static_cast<T>(task->op(task->init, acc));
   }
-  static void CUDART_CB release(void* self) {
-    std::unique_ptr<host_fold_task> task(static_cast<host_fold_task*>(self));
-    pinned_release(task->block);
-  }
+  static void CUDART_CB release(void* self) { delete static_cast<host_fold_task*>(self); }
 };
 
 template <>
@@ -70,36 +79,36 @@ struct finish_dispatch<finish::host> {
     scratch_buffer scratch(sizeof(T) * (std::size_t(grid) + 1), stream);  // [partials | result]
     T* d_partials = scratch.as<T>();
     T* d_result = d_partials + grid;
+    bool const captured = is_capturing(stream);
     constexpr std::size_t result_bytes = (sizeof(T) + alignof(T) - 1) / alignof(T) * alignof(T);
-    void* block = pinned_acquire(result_bytes + sizeof(T) * std::size_t(grid));
-    auto task = std::make_unique<host_fold_task<T, Op>>();
-    task->block = block;
-    task->result = static_cast<T*>(block);
-    task->partials = reinterpret_cast<T const*>(static_cast<unsigned char*>(block) + result_bytes);
+    auto task = std::make_unique<host_fold_task<T, Op>>(result_bytes + sizeof(T) * std::size_t(grid), init, op);
+    task->result = static_cast<T*>(task->block);
+    task->partials = reinterpret_cast<T const*>(static_cast<unsigned char*>(task->block) + result_bytes);
     task->count = grid;
-    task->init = init;
-    task->op = op;
+    host_fold_task<T, Op>* const raw = task.get();
+    if (captured) graph_owned(task, stream);  // lives as long as the graph; replays reuse it
     try {
       launch_reduce_tiles<Policy, T>(first, n, op, store_partial<T>{d_partials}, grid, stream);
-      check_cuda(cudaMemcpyAsync(const_cast<T*>(task->partials), d_partials, sizeof(T) * std::size_t(grid),
+      check_cuda(cudaMemcpyAsync(const_cast<T*>(raw->partials), d_partials, sizeof(T) * std::size_t(grid),
                                  cudaMemcpyDeviceToHost, stream),
                  "cudaMemcpyAsync (finish::host partials to host)");
-      check_cuda(cudaLaunchHostFunc(stream, &host_fold_task<T, Op>::fold, task.get()), "cudaLaunchHostFunc (fold)");
+      check_cuda(cudaLaunchHostFunc(stream, &host_fold_task<T, Op>::fold, raw), "cudaLaunchHostFunc (fold)");
       T* const result_target = [&] {
         if constexpr (cuda::std::is_same_v<OutIt, T*>) return d_out;
         else return d_result;
       }();
-      check_cuda(cudaMemcpyAsync(result_target, task->result, sizeof(T), cudaMemcpyHostToDevice, stream),
+      check_cuda(cudaMemcpyAsync(result_target, raw->result, sizeof(T), cudaMemcpyHostToDevice, stream),
                  "cudaMemcpyAsync (finish::host result to device)");
       if constexpr (!cuda::std::is_same_v<OutIt, T*>) launch_copy_value(d_out, static_cast<T const*>(d_result), stream);
-      check_cuda(cudaLaunchHostFunc(stream, &host_fold_task<T, Op>::release, task.get()),
-                 "cudaLaunchHostFunc (release)");
-      task.release();  // the release callback owns it now
+      if (!captured) {
+        check_cuda(cudaLaunchHostFunc(stream, &host_fold_task<T, Op>::release, raw), "cudaLaunchHostFunc (release)");
+        task.release();  // the release callback owns it now
+      }
     } catch (...) {
       // Nothing after the failed step was enqueued; work already enqueued may still touch the block
-      // until the stream drains, so wait before handing it back.
-      (void)cudaStreamSynchronize(stream);
-      pinned_release(block);
+      // until the stream drains, so wait before handing it back (under capture nothing ran, and the
+      // graph, which the failed capture leaves to the caller, owns the task).
+      if (!captured) (void)cudaStreamSynchronize(stream);
       throw;
     }
   }

@@ -26,6 +26,9 @@ enum class op_kind { sum, min_max };
 template <long long MaxN, class Policy>
 struct range {
   static_assert(is_policy_v<Policy>, "cascade::tuning::range: the second argument must be a cascade::policy");
+  static_assert(!Policy::finish_type::waits_for_other_streams,
+                "cascade::tuning::range: default_policy must not wait for other streams' kernels; name a finish "
+                "other than finish::cooperative (e.g. finish::flagged)");
   static constexpr long long max_n = MaxN;
   using policy = Policy;
 };
