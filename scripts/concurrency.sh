@@ -14,8 +14,8 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1 (options: --build-dir DIR --out FILE --busy-ms MS)"; exit 2 ;;
   esac
 done
-exe=$build_dir/cascade-concurrency
-[ -x "$exe" ] || ninja -C "$build_dir" cascade-concurrency >/dev/null
+exe=$build_dir/bench/cascade-concurrency
+[ -x "$exe" ] || ninja -C "$build_dir" bench/cascade-concurrency >/dev/null
 rows=$(mktemp)
 for f in recursive atomic host two_pass last_block flagged cooperative cluster default; do
   "$exe" --first $f --busy-ms "$busy" | grep '^row ' >>"$rows"

@@ -31,7 +31,7 @@ if [ -n "$only" ]; then
   programs=($only)
 else
   programs=($(cd "$build_dir/test" && ls reduce_*_test tree_*_test finish_*_test non_commutative_*_test ops_*_test \
-              fuzz_*_test algorithms_test single_pass_test presets_test docs_test 2>/dev/null))
+              fuzz_*_test algorithms_test single_pass_test concurrency_test presets_test docs_test 2>/dev/null))
 fi
 
 # One run: tool, program. Prints "tool program ok|FAILED".
@@ -44,11 +44,13 @@ sanitize_one() {
     single_pass_test) args=(-tce="*8 host threads*") ;;
     tree_*) cap=9000 ;;  # still partial tiles of every tile size, and several passes
     fuzz_*) cap=140000; env=(CASCADE_FUZZ_CASES=60) ;;
+    concurrency_test) env=(CASCADE_TEST_REPLAYS=20) ;;
   esac
   [ $tool = memcheck ] && extra=(--leak-check full)
   # the errors example calls cudaSetDevice with a bad ordinal on purpose
   [ $t = docs_test ] && extra+=(--report-api-errors no)
-  if env CASCADE_REQUIRE_GPU=1 CASCADE_TEST_MAX_N=$cap "${env[@]}" compute-sanitizer --tool $tool "${extra[@]}" \
+  # kernels run one at a time under the sanitizers: nothing can run beside a busy stream
+  if env CASCADE_REQUIRE_GPU=1 CASCADE_TEST_NO_TIMING=1 CASCADE_TEST_MAX_N=$cap "${env[@]}" compute-sanitizer --tool $tool "${extra[@]}" \
        --error-exitcode 99 "$build_dir/test/$t" "${args[@]}" >"$build_dir/sanitize-$tool-$t.log" 2>&1; then
     echo "$tool $t ok"
   else

@@ -14,6 +14,7 @@
 #include <thrust/device_vector.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -130,7 +131,8 @@ TEST_CASE_TEMPLATE("captured: 1000 replays, input changed between them, two grap
   std::uniform_int_distribution<long long> where(0, n - 1);
   int wrong = 0;
   long long got[4];
-  for (int replay = 0; replay < 1000; ++replay) {
+  int const replays = std::getenv("CASCADE_TEST_REPLAYS") ? std::atoi(std::getenv("CASCADE_TEST_REPLAYS")) : 1000;
+  for (int replay = 0; replay < replays; ++replay) {
     // change one item of each input, ordered before the replay on its stream
     long long const ka = where(rng), kb = where(rng);
     int const va = ints(rng), vb = ints(rng);
@@ -191,7 +193,7 @@ TEST_CASE("reduce() to the host on a capturing stream: std::logic_error, and the
   CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
 }
 
-TEST_CASE("while another thread captures in global mode, first calls that allocate work") {
+TEST_CASE("while another thread captures in global mode, prepared first calls that allocate work") {
   std::vector<int> xs(1 << 20);
   for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<int>(i % 11) - 5;
   thrust::device_vector<int> d(xs.begin(), xs.end());
@@ -199,17 +201,20 @@ TEST_CASE("while another thread captures in global mode, first calls that alloca
   thrust::device_vector<double> dd(xs.begin(), xs.end());
   double const* pd = thrust::raw_pointer_cast(dd.data());
   streams capturing, mine;  // mine: fresh streams, so their per-stream state is made now
+  using flagged_policy = cascade::policy<512, 5, tree::shuffle, finish::flagged>;
+  using host_policy = cascade::policy<32, 1, tree::shuffle, finish::host>;
+  // Loaded first: loading a kernel is one of the calls a global-mode capture forbids other threads.
+  cascade::prepare(flagged_policy{}, p, p + xs.size(), 0ll, cascade::plus{});
+  cascade::prepare(host_policy{}, pd, pd + dd.size(), 0.0, cascade::plus{});
   CASCADE_CUDA_CHECK(cudaStreamBeginCapture(capturing.a, cudaStreamCaptureModeGlobal));
   long long flagged = 0;
   double host = 0;
   std::string failure;
   std::thread other([&] {
     try {
-      flagged = cascade::reduce(cascade::policy<512, 5, tree::shuffle, finish::flagged>{}.on(mine.a), p,
-                                p + xs.size(), 0ll, cascade::plus{});
+      flagged = cascade::reduce(flagged_policy{}.on(mine.a), p, p + xs.size(), 0ll, cascade::plus{});
       // a grid of many small blocks: a page-locked block larger than any cached one
-      host = cascade::reduce(cascade::policy<32, 1, tree::shuffle, finish::host>{}.on(mine.b), pd, pd + dd.size(),
-                             0.0, cascade::plus{});
+      host = cascade::reduce(host_policy{}.on(mine.b), pd, pd + dd.size(), 0.0, cascade::plus{});
     } catch (std::exception const& e) {
       failure = e.what();
     }
@@ -248,8 +253,9 @@ TEST_CASE_TEMPLATE("beside a busy stream, a prepared call returns while the othe
   CASCADE_CUDA_CHECK(cudaStreamSynchronize(s.b));
   MESSAGE("[figures] beside a ", busy_ms, " ms kernel, a prepared reduce_into + reduce took ", took, " ms (",
           typeid(P).name(), ")");
-  if constexpr (waits_for_other_streams<P>()) {
-    CHECK(other == cudaSuccess);  // it waited for the busy kernel, as documented
+  if (!timing_checks()) {
+  } else if constexpr (waits_for_other_streams<P>()) {
+    CHECK(other == cudaSuccess);  // its grid fills the device: it waited for the busy kernel, as documented
   } else {
     CHECK(other == cudaErrorNotReady);
     CHECK(took < busy_ms / 2);

@@ -241,12 +241,12 @@ struct runner {
     } else {
       cascade::prepare(policy, first, first + c.n, init, op);
       CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
-      launch_busy(20, busy_done, static_cast<int>(c.n % 1000), busy);
+      launch_busy(50, busy_done, static_cast<int>(c.n % 1000), busy);
       cascade::reduce_into(policy, first, first + c.n, d_out, init, op);
       CASCADE_CUDA_CHECK(cudaStreamSynchronize(policy.stream()));
       cudaError_t const other = cudaStreamQuery(busy);
       CASCADE_CUDA_CHECK(cudaStreamSynchronize(busy));
-      if (!P::finish_type::waits_for_other_streams) CHECK(other == cudaErrorNotReady);
+      if (!P::finish_type::waits_for_other_streams && timing_checks()) CHECK(other == cudaErrorNotReady);
       waited_not += other == cudaErrorNotReady;
       int token = -1;
       CASCADE_CUDA_CHECK(cudaMemcpy(&token, busy_done, sizeof(int), cudaMemcpyDeviceToHost));

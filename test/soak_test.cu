@@ -51,7 +51,8 @@ constexpr long long graph_items = 65537;  // what each thread's captured graph r
 // Captures reduce_into over `items` (graph_items of them) on `stream`.
 template <class Policy>
 cudaGraphExec_t capture_graph(Policy policy, int const* items, long long* d_out, cudaStream_t stream) {
-  CASCADE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  // thread-local: the other threads go on with calls that a global-mode capture would forbid them
+  CASCADE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
   cascade::reduce_into(policy.on(stream), items, items + graph_items, d_out, 11ll, cascade::plus{});
   cudaGraph_t graph = nullptr;
   CASCADE_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <cstdlib>
 
 namespace cascade_test {
 
@@ -22,6 +23,10 @@ inline void launch_busy(double milliseconds, int* done, int token, cudaStream_t 
   busy_kernel<<<1, 1, 0, stream>>>(static_cast<unsigned long long>(milliseconds * 1e6), done, token);
   CASCADE_CUDA_CHECK(cudaGetLastError());
 }
+
+// Whether to check that a call did not wait for the busy kernel: scripts/sanitize.sh turns it off
+// (CASCADE_TEST_NO_TIMING=1), since compute-sanitizer runs kernels one at a time.
+inline bool timing_checks() { return std::getenv("CASCADE_TEST_NO_TIMING") == nullptr; }
 
 inline double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
