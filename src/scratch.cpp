@@ -56,13 +56,18 @@ void* scratch_allocate(std::size_t bytes, cudaStream_t stream) {
     check_cuda(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, stream), "cudaMallocAsync (cascade scratch, captured)");
     return p;
   }
+  // This stream is not capturing, but another thread may be, in global mode: it would forbid the
+  // allocation (cudaErrorStreamCaptureUnsupported), which touches no captured stream.
+  relaxed_capture_mode relaxed;
   check_cuda(cudaMallocFromPoolAsync(&p, bytes == 0 ? 1 : bytes, current_pool(), stream),
              "cudaMallocFromPoolAsync (cascade scratch)");
   return p;
 }
 
 void scratch_release(void* p, cudaStream_t stream) noexcept {
-  if (p != nullptr) (void)cudaFreeAsync(p, stream);
+  if (p == nullptr) return;
+  relaxed_capture_mode relaxed;  // as in scratch_allocate
+  (void)cudaFreeAsync(p, stream);
 }
 
 namespace {
