@@ -89,7 +89,11 @@ inline void wait_for_result(unsigned volatile const* ready, cudaStream_t stream)
 #endif
       continue;
     }
-    cudaError_t const state = cudaStreamQuery(stream);
+    cudaError_t state;
+    {
+      relaxed_capture_mode relaxed;  // another thread's global-mode capture would forbid the query
+      state = cudaStreamQuery(stream);
+    }
     if (state == cudaErrorNotReady) continue;
     check_cuda(state, "cudaStreamQuery (waiting for the result)");
     if (*ready == 0u)
