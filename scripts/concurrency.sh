@@ -2,16 +2,17 @@
 # For a GPU machine: what a reduction waits for beside a busy stream (bench/concurrency.cu), every
 # case in a fresh process so that "first call" means first. Writes
 # bench/results/concurrency-<gpu>-<date>.json (or --out FILE) and prints the rows.
-#   scripts/concurrency.sh [--build-dir DIR] [--out FILE] [--busy-ms MS]
+#   scripts/concurrency.sh [--build-dir DIR] [--out FILE] [--busy-ms MS] [--commit SHA]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build_dir=${CASCADE_BUILD_DIR:-build-gpu}; out=""; busy=50
+build_dir=${CASCADE_BUILD_DIR:-build-gpu}; out=""; busy=50; commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 while [ $# -gt 0 ]; do
   case $1 in
     --build-dir) build_dir=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --busy-ms) busy=$2; shift 2 ;;
-    *) echo "unknown option $1 (options: --build-dir DIR --out FILE --busy-ms MS)"; exit 2 ;;
+    --commit) commit=$2; shift 2 ;;
+    *) echo "unknown option $1 (options: --build-dir DIR --out FILE --busy-ms MS --commit SHA)"; exit 2 ;;
   esac
 done
 exe=$build_dir/bench/cascade-concurrency
@@ -29,7 +30,6 @@ cuda=$(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
 cccl=$(grep -h '#define CCCL_VERSION ' "$(dirname "$(command -v nvcc)")/../include/cccl/cuda/std/__cccl/version.h" \
   "$(dirname "$(command -v nvcc)")/../targets/x86_64-linux/include/cccl/cuda/std/__cccl/version.h" 2>/dev/null |
   head -1 | awk '{print $3}')
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%d)
 [ -n "$out" ] || out="bench/results/concurrency-$(echo "$gpu" | tr 'A-Z ' 'a-z-' | sed 's/nvidia-//')-$date.json"
 python3 - "$rows" "$out" "$gpu" "$driver" "$cuda" "${cccl:-unknown}" "$commit" "$date" <<'PY'

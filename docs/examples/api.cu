@@ -140,6 +140,41 @@ void run() {
     expect(a == 3000 && b == 3000 && c == 3000 && e == 3000 && f == 3000, "finishes");
   }
   {
+    // [graphs]
+    using policy = cascade::policy<256, 8, cascade::tree::shuffle, cascade::finish::host>;  // any finish
+    thrust::device_vector<int> out(1);
+    int* d_out = thrust::raw_pointer_cast(out.data());
+    cudaStream_t stream;
+    cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    cudaGraph_t graph;
+    cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+    cascade::reduce_into(policy{}.on(stream), ints, ints + n, d_out, 0, cascade::plus{});  // reduce() would throw
+    cudaStreamEndCapture(stream, &graph);
+    cudaGraphExec_t exec;
+    cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);  // the executable graph keeps what the call needs
+    for (int replay = 0; replay < 3; ++replay) cudaGraphLaunch(exec, stream);  // reads ints anew each time
+    cudaStreamSynchronize(stream);
+    int const replayed = out[0];
+    cudaGraphExecDestroy(exec);
+    cudaStreamDestroy(stream);
+    // [/graphs]
+    expect(replayed == 3000, "graphs");
+  }
+  {
+    // [prepare]
+    using policy = cascade::policy<512, 4, cascade::tree::shuffle, cascade::finish::flagged>;
+    cudaStream_t stream;
+    cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    // At start-up: load every kernel reduce and reduce_into may launch for up to n items, and make the
+    // stream's own state, so that later calls never wait for kernels of other streams.
+    cascade::prepare(policy{}.on(stream), ints, ints + n, 0, cascade::plus{});
+    int const total = cascade::reduce(policy{}.on(stream), ints, ints + 500, 0, cascade::plus{});  // no load
+    cudaStreamDestroy(stream);
+    // [/prepare]
+    expect(total == 1500, "prepare");
+  }
+  {
     // [ops]
     auto p = cascade::default_policy{};
     thrust::device_vector<unsigned> u(4);
