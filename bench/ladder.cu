@@ -1,7 +1,7 @@
 // cascade-ladder: the slides' table on today's GPU, and every tree strategy side by side.
 //
 // 1. The ladder: presets harris_reduce1..7 on 2^22 int32 (the slides' input) and on 2^28, hot and
-//    cold, with step and cumulative speedups, beside the G80 figures of the slides (seed 002).
+//    cold, with step and cumulative speedups, beside the G80 figures of the slides.
 // 2. The trees: every tree strategy at 2^22 and 2^28 items (int32 and float, plus), block size 256,
 //    coarse factors 1 and 8, cold; recursive finish (tree::none: atomic, its only partner).
 // cub::DeviceReduce and thrust::reduce are measured in the same process. Every timed result is
@@ -70,7 +70,7 @@ struct g80_row {
   char const* kernel;
   double ms, gbps;
 };
-// The slides' table (seed 002): G80, 2^22 ints, block size 128.
+// The slides' table: G80, 2^22 ints, block size 128.
 constexpr g80_row g80[] = {
     {"1: interleaved addressing, divergent branching", 8.054, 2.083},
     {"2: interleaved addressing, strided index", 3.456, 4.854},

@@ -9,7 +9,7 @@ the median of the per-repeat ratios of one process):
   - ratio >= 1.4 hot and >= 1.15 cold at 2^14..2^20;
 Hot is checked twice where the file has both: "hot" is GPU time (the call queued behind a spin
 kernel, launches excluded) and "hot_idle" is the call on an idle GPU, the host's launch included
-(the method of ../shared/anchors and of results files before 2026-11-22's second run). The two are
+(the method of the project's first reference timings and of results files before 2026-11-22's second run). The two are
 reported apart, so that neither hides the other, and the whole bar is counted once with each.
   - float plus at 2^30 reaches >= 97% of the measured read bandwidth (the streaming-read ceiling);
   - cascade::reduce (to the host) at least 2x faster than thrust::reduce at 2^10..2^22.
@@ -80,8 +80,8 @@ def main(path):
         print("FAIL", f)
     for mode, (held, total) in per_mode.items():
         print(f"  {mode}: {held} of {total} hold")
-    # The bar's hot read both ways: the whole bar with hot in GPU time, and with hot as the anchors time it.
-    for reading, hot in (("hot = GPU time", "hot"), ("hot = with the launch, as ../shared/anchors", "hot_idle")):
+    # The bar's hot read both ways: the whole bar with hot in GPU time, and with hot timed with the launch.
+    for reading, hot in (("hot = GPU time", "hot"), ("hot = with the launch", "hot_idle")):
         if hot not in per_mode:
             continue
         parts = [per_mode[m] for m in (hot, "cold", "to host hot", "to host cold", "read ceiling") if m in per_mode]

@@ -44,10 +44,10 @@ using pmpp_shared = policy<1024, 2, tree::sequential, finish::recursive>;
 using pmpp_segmented_atomic = policy<1024, 2, tree::sequential, finish::atomic>;
 
 // Fig 10.15 CoarsenedSumReductionKernel: BLOCK_DIM 1024, COARSE_FACTOR 4 over segments of
-// 2 * COARSE_FACTOR * blockDim.x items (seed 003): 8 items per thread, then the tree and one atomicAdd.
+// 2 * COARSE_FACTOR * blockDim.x items (the PMPP lecture notes): 8 items per thread, then the tree and one atomicAdd.
 using pmpp_coarsened = policy<1024, 8, tree::sequential, finish::atomic>;
 
-// --- "Optimizing Parallel Reduction" slides (seed 002), block size 128 as in the slides' table ---
+// --- "Optimizing Parallel Reduction" slides, block size 128 as in the slides' table ---
 
 // Kernel 1: interleaved addressing, divergent branch (tid % (2 * s) == 0).
 using harris_reduce1 = policy<128, 1, tree::interleaved, finish::recursive>;
@@ -65,7 +65,7 @@ using harris_reduce6 = policy<128, 2, tree::unrolled, finish::recursive>;
 // theorem); 32 items per thread is log2 of the slides' 2^22 rounded up to a power of two.
 using harris_reduce7 = policy<128, 32, tree::unrolled, finish::recursive>;
 
-// --- The blog ladder (seed 004), BLOCK_SIZE 256 ---
+// --- The blog ladder (naive atomics up to several items a thread), BLOCK_SIZE 256 ---
 
 // reduce1: one atomicAdd per element, no tree (correct, and as slow as contention makes it).
 using blog_naive_atomic = policy<256, 1, tree::none, finish::atomic>;

@@ -12,7 +12,7 @@ namespace cascade_measure {
 double read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, cascade_bench::mode m,
                        int blocks_per_sm);
 
-// The best of several grid sizes (2, 4, 8 and 16 blocks of 512 per SM), as the anchors measure it.
+// The best of several grid sizes (2, 4, 8 and 16 blocks of 512 per SM), as the reference timings measure it.
 double best_read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, cascade_bench::mode m);
 
 }  // namespace cascade_measure

@@ -6,7 +6,7 @@
 // behind it and the events time the GPU's work, not the host's launch submission (as nvbench's
 // blocking kernel does). Hot-idle: the same buffers, but the GPU idle when the start event is
 // enqueued, so the time includes the host's launch of the call, as one isolated call sees it (the
-// method of ../shared/anchors). Calls that return their result to the host are timed by the host's
+// method of the project's first reference timings). Calls that return their result to the host are timed by the host's
 // clock instead (median_wall_us): what their caller waits. Two calls to be compared (CUB and
 // cascade) are timed in alternating runs (the *_pair_* forms), so drift between them cannot tilt
 // their ratio.

@@ -1,5 +1,5 @@
 // cascade/detail/warp_tail.cuh: the last warp of a shared-memory tree (the slides' kernel 5
-// "unroll the last warp", seed 004's warpReduce), written to be correct under independent thread
+// "unroll the last warp", the blog ladder's warpReduce), written to be correct under independent thread
 // scheduling (Volta and later).
 //
 // The seeds run `sdata[tid] += sdata[tid + 16]; sdata[tid] += sdata[tid + 8]; ...` with no barrier,

@@ -1,6 +1,6 @@
 // cascade/finish/atomic.cuh: block results (or, with tree::none, every thread's value) combined into
-// the output with atomics: PMPP Fig 10.13/10.15 (one atomicAdd per block), seed 003's atomics, seed
-// 004's naive one-atomicAdd-per-element kernel.
+// the output with atomics: PMPP Fig 10.13/10.15 (one atomicAdd per block), the PMPP lecture notes' atomics, the blog
+// ladder's naive one-atomicAdd-per-element kernel.
 //
 // Launches: one to write init, one reduction. With a tree, the grid fills the device once (blocks
 // loop over tiles), so there are a few thousand atomics whatever n is: one atomic per tile, as in the

@@ -1,4 +1,4 @@
-// cascade/finish/host.cuh: block partials copied to the host and folded there (seed 003: "or on the
+// cascade/finish/host.cuh: block partials copied to the host and folded there (the PMPP lecture notes: "or on the
 // CPU").
 //
 // Stream-ordered, without blocking the calling thread: kernel (one partial per block, a grid that

@@ -1,6 +1,6 @@
 // cascade/finish/recursive.cuh: block results become one value by relaunching the same kernel on
 // the per-block partials until one block remains (the slides' "decompose into multiple kernels",
-// seed 003's recursive kernel launch).
+// the PMPP lecture notes' recursive kernel launch).
 //
 //   pass 1: n items       -> g1 = ceil(n / tile) partials
 //   pass 2: g1 partials   -> g2 = ceil(g1 / tile) partials        (tile = BlockSize * CoarseFactor)

@@ -1,5 +1,5 @@
 // cascade/tree/none.cuh: no block tree. Each thread's value (its CoarseFactor items folded) goes
-// straight to the finishing strategy: seed 004's naive reduce1, one atomicAdd per element when the
+// straight to the finishing strategy: the blog ladder's naive reduce1, one atomicAdd per element when the
 // coarse factor is 1. Only finish::atomic accepts per-thread values; other finishes reject it at
 // compile time.
 #pragma once

@@ -1,7 +1,7 @@
 // cascade/tree/unrolled_warp.cuh: sequential addressing down to 64 values, then the last warp
 // without block-wide barriers.
 //
-// The slides' kernel 5 ("unroll the last warp"), seed 004's warpReduce. Once 32 threads or fewer are
+// The slides' kernel 5 ("unroll the last warp"), the blog ladder's warpReduce. Once 32 threads or fewer are
 // active, __syncthreads() is wasted on the other warps; one warp finishes alone. The seeds do it with
 // `volatile` and no barrier, a race since Volta; detail/warp_tail.cuh explains and fixes it with
 // __syncwarp(). Reorders operands (like `sequential`).
