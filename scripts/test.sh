@@ -50,10 +50,14 @@ if [ ! -f "$build_dir/build.ninja" ]; then
   meson setup "$build_dir" --buildtype=release ${CASCADE_MESON_ARGS:-}
 fi
 echo "== building ($jobs jobs)"
+build_start=$SECONDS
 ninja -C "$build_dir" -j "$jobs"
+echo "== build took $((SECONDS - build_start)) s"
 echo "== testing"
 set +e
+test_start=$SECONDS
 meson test -C "$build_dir" --num-processes "$jobs" --print-errorlogs ${CASCADE_TEST_ARGS:-}
 meson_rc=$?
 set -e
+echo "== tests took $((SECONDS - test_start)) s"
 python3 scripts/summarize_tests.py "$build_dir/meson-logs/testlog.json" "$meson_rc"
