@@ -48,9 +48,7 @@ cudaMemPool_t current_pool() {
 
 void* scratch_allocate(std::size_t bytes, cudaStream_t stream) {
   void* p = nullptr;
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  check_cuda(cudaStreamIsCapturing(stream, &capture), "cudaStreamIsCapturing (cascade scratch)");
-  if (capture != cudaStreamCaptureStatusNone) {
+  if (is_capturing(stream)) {
     // Captured into a graph: a graph memory node from the device's default pool, the allocation
     // capture supports; cascade's own pool is made and used outside captures only.
     check_cuda(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, stream), "cudaMallocAsync (cascade scratch, captured)");

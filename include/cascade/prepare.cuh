@@ -124,15 +124,10 @@ void prepare_into_n(Policy const& policy, It first, cuda::std::int64_t n, OutIt 
 template <class Policy, class It, class T, class Op>
 void prepare_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op) {
   current_device();
-  prepare_stream(policy.stream());
   owned_stream const stream;
   scratch_buffer out(sizeof(T), stream.get());  // a device address for reduce_into's T* (never written)
-  T* const d_out = out.as<T>();
-  prepare_sizes(path_sizes<Policy, It, T, Op>(n), stream.get(), [&](cuda::std::int64_t size) {
-    dispatch_reduce_into(policy.on(stream.get()), first, size, d_out, init, op);
-    if (size > 0)  // reduce() to the host: its own output type
-      dispatch_reduce_into(policy.on(stream.get()), first, size, host_result<T>{nullptr, nullptr}, init, op);
-  });
+  prepare_into_n(policy, first, n, out.as<T>(), init, op);
+  prepare_into_n(policy, first, n, host_result<T>{nullptr, nullptr}, init, op);  // reduce()'s output type
 }
 
 }  // namespace detail

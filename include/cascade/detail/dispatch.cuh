@@ -48,21 +48,25 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
 template <class Policy, bool Wide = true, class It, class OutIt, class T, class Op>
 void dispatch_policy(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op);
 
-template <int... Archs, class It, class OutIt, class T, class Op>
-void dispatch_tuned(tuning::arch_list<Archs...> archs, default_policy const& policy, It first, cuda::std::int64_t n,
-                    OutIt d_out, T init, Op op) {
+// Calls f(ranges{}) with the tuning table default_policy uses on the current device for calls over It
+// with accumulator T and op Op.
+template <class It, class T, class Op, int... Archs, class F>
+void with_tuned_table(tuning::arch_list<Archs...> archs, F&& f) {
   device_info const& device = current_device();  // a clear cuda_error when there is no device
   int const arch = table_arch(archs, device.cc_major * 10 + device.cc_minor);
   constexpr int bytes = tuning::item_bytes_of<typename table_item<It, T>::type>;
+  ((arch == Archs ? f(typename tuning::table<Archs, bytes, tuning::op_kind_of<Op>>::type{}) : void()), ...);
+}
+
+template <class It, class OutIt, class T, class Op>
+void dispatch_tuned(default_policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
   // A range bounded below 2^31 items never needs 64-bit offsets, so their kernels are not compiled.
   auto const run = [&](auto range) {
     using r = decltype(range);
     constexpr bool wide = r::max_n < 0 || r::max_n >= (1ll << 31) - r::policy::tile_size;
     dispatch_policy<typename r::policy, wide>(typename r::policy{}.on(policy.stream()), first, n, d_out, init, op);
   };
-  ((arch == Archs ? visit_range(typename tuning::table<Archs, bytes, tuning::op_kind_of<Op>>::type{}, n, run)
-                  : void()),
-   ...);
+  with_tuned_table<It, T, Op>(tuning::tuned_archs{}, [&](auto table) { visit_range(table, n, run); });
 }
 
 template <class Policy, class It, class OutIt, class T, class Op>
@@ -74,7 +78,7 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
                 "cascade: the accumulator type (the type of init) must be trivially copyable and default "
                 "constructible, as it lives in registers and shared memory");
   if constexpr (cuda::std::is_same_v<Policy, default_policy>) {
-    dispatch_tuned(tuning::tuned_archs{}, policy, first, n, d_out, init, op);
+    dispatch_tuned(policy, first, n, d_out, init, op);
   } else {
     dispatch_policy(policy, first, n, d_out, init, op);
   }
@@ -110,14 +114,7 @@ template <class Policy, class It, class T, class Op>
 std::vector<cuda::std::int64_t> path_sizes(cuda::std::int64_t n) {
   std::vector<cuda::std::int64_t> sizes = {0};
   if constexpr (cuda::std::is_same_v<Policy, default_policy>) {
-    int const cc = current_device().cc_major * 10 + current_device().cc_minor;
-    constexpr int bytes = tuning::item_bytes_of<typename table_item<It, T>::type>;
-    [&]<int... Archs>(tuning::arch_list<Archs...> archs) {
-      int const arch = table_arch(archs, cc);
-      ((arch == Archs ? add_table_sizes(typename tuning::table<Archs, bytes, tuning::op_kind_of<Op>>::type{}, sizes, n)
-                      : void()),
-       ...);
-    }(tuning::tuned_archs{});
+    with_tuned_table<It, T, Op>(tuning::tuned_archs{}, [&](auto table) { add_table_sizes(table, sizes, n); });
   } else {
     add_path_sizes<Policy>(sizes, 1, n);
   }

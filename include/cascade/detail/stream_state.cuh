@@ -18,6 +18,7 @@
 #include <cstddef>
 
 #include "../error.cuh"
+#include "capture.cuh"
 
 namespace cascade::detail {
 
@@ -37,9 +38,7 @@ stream_state stream_state_by_id(unsigned long long id, cudaStream_t stream);  //
 // Inline, so that the stream handle (0 above all) is resolved as the caller's kernel launches
 // resolve it: per-thread default stream or legacy.
 inline stream_state stream_state_of(cudaStream_t stream) {
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  check_cuda(cudaStreamIsCapturing(stream, &capture), "cudaStreamIsCapturing");
-  if (capture != cudaStreamCaptureStatusNone) return {};
+  if (is_capturing(stream)) return {};
   unsigned long long id = 0;
   check_cuda(cudaStreamGetId(stream, &id), "cudaStreamGetId");
   return stream_state_by_id(id, stream);
