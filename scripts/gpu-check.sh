@@ -7,16 +7,19 @@
 #   scripts/gpu-check.sh [--sanitize[=tools]] [--demo] [--no-tests]   (--no-tests: sanitizers and demo only)
 # CASCADE_SANITIZE_ONLY="single_pass_test finish_last_block_test" with --no-tests --sanitize builds only
 # those test programs and runs every tool over them: a quick recheck after a change to a few kernels.
+# --prebuilt=FILE takes the programs in FILE (made by scripts/bundle.sh on a machine without a GPU,
+# from the same sources: it checks) instead of compiling them, and builds the rest.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${CASCADE_BUILD_DIR:-build-gpu}
-sanitize=0; demo=0; tests=1; sanitize_tools=memcheck,racecheck,synccheck,initcheck
+sanitize=0; demo=0; tests=1; sanitize_tools=memcheck,racecheck,synccheck,initcheck; prebuilt=
 for a in "$@"; do
   case $a in
     --sanitize) sanitize=1 ;;
     --sanitize=*) sanitize=1; sanitize_tools=${a#--sanitize=} ;;
     --demo) demo=1 ;;
     --no-tests) tests=0 ;;
+    --prebuilt=*) prebuilt=$(realpath "${a#--prebuilt=}") ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
 done
@@ -30,17 +33,40 @@ echo "== build"
 only=${CASCADE_SANITIZE_ONLY:-}
 [ -n "$only" ] && [ $tests = 1 ] && { echo "CASCADE_SANITIZE_ONLY needs --no-tests"; exit 2; }
 targets=(); for t in $only; do targets+=("test/$t"); done
+rebuild=()
+if [ -n "$prebuilt" ]; then
+  unpacked=$(mktemp -d)
+  python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$prebuilt" "$unpacked" || exit 1
+  [ "$(cat "$unpacked/bundle.sha")" = "$(bash scripts/source-hash.sh)" ] ||
+    { echo "$prebuilt was built from other sources ($(cat "$unpacked/bundle.sha"), this tree $(bash scripts/source-hash.sh))"; exit 1; }
+  carried=$(cd "$unpacked" && find . -type f ! -name bundle.sha | sed 's|^\./||' | sort)
+  (cd "$unpacked" && cp --parents $carried "$OLDPWD/$build_dir/")
+  echo "prebuilt: $(echo $carried)"
+  # every other target; meson test and sanitize.sh must not rebuild the carried ones
+  [ -n "$only" ] || mapfile -t targets < <(meson introspect "$build_dir" --targets | python3 -c '
+import json, os, sys
+build, carried = os.path.realpath(sys.argv[1]), set(sys.argv[2].split())
+for t in json.load(sys.stdin):
+    for f in t["filename"]:
+        rel = os.path.relpath(f, build)
+        if rel not in carried: print(rel)' "$build_dir" "$carried")
+  rebuild=(--no-rebuild)
+  export CASCADE_SKIP_BUILD=1
+fi
+start=$SECONDS
 ninja -C "$build_dir" -j "$(nproc)" "${targets[@]}" >"$build_dir/build.log" 2>&1 || { tail -50 "$build_dir/build.log"; exit 1; }
-echo "ok"
+echo "ok ($((SECONDS - start)) s)"
 
 test_rc=0; summary="tests not run (--no-tests)"
 if [ $tests = 1 ]; then
   echo "== tests (GPU required)"
-  CASCADE_REQUIRE_GPU=1 meson test -C "$build_dir" --print-errorlogs --num-processes 4 >"$build_dir/test.log" 2>&1
+  start=$SECONDS
+  CASCADE_REQUIRE_GPU=1 meson test -C "$build_dir" "${rebuild[@]}" --print-errorlogs --num-processes 4 >"$build_dir/test.log" 2>&1
   test_rc=$?
   grep -E "^\s*[0-9]+/[0-9]+ " "$build_dir/test.log"
   [ $test_rc = 0 ] || grep -E "ERROR|FAILED|CHECK|REQUIRE|replay" "$build_dir/test.log" | head -40
   summary=$(python3 scripts/summarize_tests.py "$build_dir/meson-logs/testlog.json" $test_rc | tail -1)
+  echo "(tests took $((SECONDS - start)) s)"
   echo "== reliability figures"
   grep -ho "\[figures\].*" "$build_dir/meson-logs/testlog.txt" | sort | uniq
 fi

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# On a machine without a GPU: builds the named test programs (the slowest to compile) for cuda-arch
+# without PTX and packs them, with a hash of the sources they came from, into one xz archive that
+# scripts/gpu-check.sh --prebuilt takes on the GPU machine, so that its time goes to running, not
+# compiling. gpu-check refuses a bundle whose sources differ from its own tree.
+#   scripts/bundle.sh OUT.tar.xz test/fuzz_host_test test/ops_integers_test ...
+# CASCADE_BUNDLE_BUILD_DIR names the build folder (default build-bundle, configured -Dcuda-ptx=false).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 2 ] || { echo "usage: scripts/bundle.sh OUT.tar.xz PROGRAM..."; exit 2; }
+out=$(realpath -m "$1"); shift
+build_dir=${CASCADE_BUNDLE_BUILD_DIR:-build-bundle}
+command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
+[ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Dcuda-ptx=false >/dev/null
+ninja -C "$build_dir" -j "$(nproc)" "$@"
+bash scripts/source-hash.sh >"$build_dir/bundle.sha"
+# one LZMA window over all programs: their device code repeats across them
+tar -C "$build_dir" -cf - bundle.sha "$@" | xz -T1 --lzma2=preset=9e,dict=512MiB >"$out"
+echo "$out: $(du -h "$out" | cut -f1), $# programs, sources $(cat "$build_dir/bundle.sha")"
