@@ -185,19 +185,22 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
     for (auto& th : pool) th.join();
   };
 
-  // A second of warm-up without the busy kernels: kernels loaded, every stream's state made, the graphs
-  // captured and uploaded, and the scratch pool grown to what 8 threads at once take: growing it maps
-  // memory, which waits for the device (seen on an H100 as one 25 ms stall per thread, and 32 MiB
-  // more in use, when the warm-up was one round).
+  // A second of warm-up, busy kernels included, as the run: kernels loaded, every stream's state made,
+  // the graphs captured and uploaded, and the scratch pool grown to what 8 threads beside them take:
+  // growing it maps memory, which waits for the device (seen on an H100 as one 25 ms stall per thread,
+  // and 32 MiB more in use, when the warm-up was one round without the busy kernels).
   std::vector<tally> warm(threads);
-  run(std::chrono::steady_clock::now() + std::chrono::seconds(1), warm, false);
+  run(std::chrono::steady_clock::now() + std::chrono::seconds(1), warm, true);
   std::size_t const before = free_device_bytes();
+  std::size_t const pool_before = cascade::detail::scratch_reserved_bytes();
+  busy_kernels = 0;  // the run's alone in the figures
   std::vector<tally> tallies(threads);
   auto const start = std::chrono::steady_clock::now();
   run(start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds)),
       tallies, true);
   double const took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::size_t const after = free_device_bytes();
+  std::size_t const pool_after = cascade::detail::scratch_reserved_bytes();
 
   long long calls = 0, wrong = 0, replays = 0;
   double slowest = 0;
@@ -229,7 +232,8 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
   MESSAGE("[figures] soak: ", threads, " threads x 2 streams, ", took, " s, ", calls, " calls and ", replays,
           " graph replays, ", wrong, " wrong, beside ", busy_kernels, " busy kernels of ", busy_ms,
           " ms on another stream (slowest call ", slowest, " ms); device memory in use after - before: ",
-          static_cast<long long>(before) - static_cast<long long>(after), " bytes");
+          static_cast<long long>(before) - static_cast<long long>(after), " bytes (scratch pool ", pool_before >> 20,
+          " MiB before, ", pool_after >> 20, " MiB after)");
 }
 
 TEST_CASE("stream churn: streams made and destroyed by the hundred do not grow device memory without bound") {
