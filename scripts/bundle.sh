@@ -13,7 +13,11 @@ build_dir=${CASCADE_BUNDLE_BUILD_DIR:-build-bundle}
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
 [ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Dcuda-ptx=false >/dev/null
 ninja -C "$build_dir" -j "$(nproc)" "$@"
-bash scripts/source-hash.sh >"$build_dir/bundle.sha"
-# one LZMA window over all programs: their device code repeats across them
-tar -C "$build_dir" -cf - bundle.sha "$@" | xz -T1 --lzma2=preset=9e,dict=512MiB >"$out"
+stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
+bash scripts/source-hash.sh >"$stage/bundle.sha"
+(cd "$build_dir" && cp --parents "$@" "$stage/")
+(cd "$stage" && strip "$@")  # symbol tables of template instantiations are most of a program's size
+mkdir -p "$(dirname "$out")"
+# one LZMA window over all programs: much of their code repeats across them
+tar -C "$stage" -cf - bundle.sha "$@" | xz -T2 --lzma2=preset=9e,dict=512MiB >"$out"
 echo "$out: $(du -h "$out" | cut -f1), $# programs, sources $(cat "$build_dir/bundle.sha")"
