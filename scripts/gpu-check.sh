@@ -40,7 +40,7 @@ if [ -n "$prebuilt" ]; then
   [ "$(cat "$unpacked/bundle.sha")" = "$(bash scripts/source-hash.sh)" ] ||
     { echo "$prebuilt was built from other sources ($(cat "$unpacked/bundle.sha"), this tree $(bash scripts/source-hash.sh))"; exit 1; }
   carried=$(cd "$unpacked" && find . -type f ! -name bundle.sha | sed 's|^\./||' | sort)
-  (cd "$unpacked" && cp --parents $carried "$OLDPWD/$build_dir/")
+  dest=$(realpath "$build_dir"); (cd "$unpacked" && cp --parents $carried "$dest/")
   echo "prebuilt: $(echo $carried)"
   # every other target; meson test and sanitize.sh must not rebuild the carried ones
   [ -n "$only" ] || mapfile -t targets < <(meson introspect "$build_dir" --targets | python3 -c '
