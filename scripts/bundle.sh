@@ -20,4 +20,4 @@ bash scripts/source-hash.sh >"$stage/bundle.sha"
 mkdir -p "$(dirname "$out")"
 # one LZMA window over all programs: much of their code repeats across them
 tar -C "$stage" -cf - bundle.sha "$@" | xz -T2 --lzma2=preset=9e,dict=512MiB >"$out"
-echo "$out: $(du -h "$out" | cut -f1), $# programs, sources $(cat "$build_dir/bundle.sha")"
+echo "$out: $(du -h "$out" | cut -f1), $# programs, sources $(cat "$stage/bundle.sha")"
