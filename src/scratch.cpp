@@ -3,6 +3,14 @@
 // sub-allocation from it, so steady state makes no cudaMalloc/cudaFree, and concurrent calls on
 // different streams get disjoint blocks. The pool is cascade's own: the device's default pool, which
 // the user's cudaMallocAsync calls use, keeps its settings.
+//
+// A captured call's scratch is not a graph memory node (cudaMallocAsync under capture): graphs with
+// memory nodes launched at the same time on several streams make the driver grow its graph memory
+// again and again, and each growth waits for the whole device, other streams' long kernels included
+// (seen on an H100: 25 ms stalls in every thread, graph memory 32 -> 160 MiB in 10 s). Instead the
+// block is allocated when the call is captured, from a second pool of cascade's, and the graph owns it
+// (a user object): every launch of the graph uses the same block, as it uses the same output, and it
+// goes back to the pool once the last graph holding it is destroyed.
 #include <cascade/detail/capture.cuh>
 #include <cascade/detail/device.cuh>
 #include <cascade/detail/scratch.cuh>
@@ -10,7 +18,9 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <vector>
 
 namespace cascade::detail {
 
@@ -18,52 +28,96 @@ namespace {
 
 constexpr int max_devices = 64;
 
-struct pool_slot {
+struct device_pools {
   std::once_flag once;
-  cudaMemPool_t pool = nullptr;
+  cudaMemPool_t calls = nullptr;   // scratch of calls made now
+  cudaMemPool_t graphs = nullptr;  // scratch that captured graphs own
+  cudaStream_t side = nullptr;     // allocates and frees graph-owned blocks, outside any capture
+  std::mutex mutex;
+  std::vector<void*> released;  // graph-owned blocks whose last graph is gone, to free on `side`
 };
 
-std::array<pool_slot, max_devices> pools;
+std::array<device_pools, max_devices> devices;
 
-cudaMemPool_t current_pool() {
+cudaMemPool_t make_pool(int ordinal) {
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = ordinal;
+  cudaMemPool_t pool = nullptr;
+  check_cuda(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
+  std::uint64_t keep_all = UINT64_MAX;
+  check_cuda(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all),
+             "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
+  return pool;  // lives as long as the process; the driver reclaims it at exit
+}
+
+device_pools& current_pools() {
   int const ordinal = current_device().ordinal;
-  pool_slot& slot = pools[ordinal];
-  std::call_once(slot.once, [&] {
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = ordinal;
-    cudaMemPool_t pool = nullptr;
+  device_pools& d = devices[ordinal];
+  std::call_once(d.once, [&] {
     relaxed_capture_mode relaxed;  // made once, whether or not some thread is capturing
-    check_cuda(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate");
-    std::uint64_t keep_all = UINT64_MAX;
-    check_cuda(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all),
-               "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
-    slot.pool = pool;  // lives as long as the process; the driver reclaims it at exit
+    d.calls = make_pool(ordinal);
+    d.graphs = make_pool(ordinal);
+    check_cuda(cudaStreamCreateWithFlags(&d.side, cudaStreamNonBlocking), "cudaStreamCreateWithFlags (cascade scratch)");
   });
-  return slot.pool;
+  return d;
+}
+
+cudaMemPool_t current_pool() { return current_pools().calls; }
+
+// Owned by a captured graph. Its deleter runs on a CUDA thread, which may make no CUDA call: it only
+// queues the block, and the next graph-owned allocation frees it.
+struct graph_block {
+  void* p;
+  device_pools* owner;
+  ~graph_block() {
+    std::lock_guard<std::mutex> lock(owner->mutex);
+    owner->released.push_back(p);
+  }
+};
+
+void* graph_allocate(std::size_t bytes, cudaStream_t capturing) {
+  device_pools& d = current_pools();
+  relaxed_capture_mode relaxed;  // the capture forbids allocating and waiting outside it otherwise
+  {
+    std::vector<void*> released;
+    {
+      std::lock_guard<std::mutex> lock(d.mutex);
+      released.swap(d.released);
+    }
+    for (void* p : released) (void)cudaFreeAsync(p, d.side);
+  }
+  void* p = nullptr;
+  check_cuda(cudaMallocFromPoolAsync(&p, bytes, d.graphs, d.side), "cudaMallocFromPoolAsync (cascade scratch, captured)");
+  cudaError_t const ready = cudaStreamSynchronize(d.side);  // usable by the graph's first launch
+  if (ready != cudaSuccess) {
+    (void)cudaFreeAsync(p, d.side);
+    throw_cuda_error(ready, "cudaStreamSynchronize (cascade scratch, captured)");
+  }
+  std::unique_ptr<graph_block> owner(new graph_block{p, &d});
+  graph_owned(owner, capturing);  // on failure the block is queued for release
+  return p;
 }
 
 }  // namespace
 
 void* scratch_allocate(std::size_t bytes, cudaStream_t stream) {
-  void* p = nullptr;
-  if (is_capturing(stream)) {
-    // Captured into a graph: a graph memory node from the device's default pool, the allocation
-    // capture supports; cascade's own pool is made and used outside captures only.
-    check_cuda(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, stream), "cudaMallocAsync (cascade scratch, captured)");
-    return p;
-  }
+  if (bytes == 0) bytes = 1;
+  if (is_capturing(stream)) return graph_allocate(bytes, stream);
   // This stream is not capturing, but another thread may be, in global mode: it would forbid the
   // allocation (cudaErrorStreamCaptureUnsupported), which touches no captured stream.
   relaxed_capture_mode relaxed;
-  check_cuda(cudaMallocFromPoolAsync(&p, bytes == 0 ? 1 : bytes, current_pool(), stream),
-             "cudaMallocFromPoolAsync (cascade scratch)");
+  void* p = nullptr;
+  check_cuda(cudaMallocFromPoolAsync(&p, bytes, current_pool(), stream), "cudaMallocFromPoolAsync (cascade scratch)");
   return p;
 }
 
 void scratch_release(void* p, cudaStream_t stream) noexcept {
   if (p == nullptr) return;
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone)
+    return;  // the capturing graph owns it (graph_allocate)
   relaxed_capture_mode relaxed;  // as in scratch_allocate
   (void)cudaFreeAsync(p, stream);
 }
@@ -84,6 +138,17 @@ std::size_t scratch_used_bytes() {
   return pool_attribute(cudaMemPoolAttrUsedMemCurrent, "cudaMemPoolGetAttribute(cudaMemPoolAttrUsedMemCurrent)");
 }
 
-void scratch_trim() { check_cuda(cudaMemPoolTrimTo(current_pool(), 0), "cudaMemPoolTrimTo (cascade scratch)"); }
+void scratch_trim() {
+  device_pools& d = current_pools();
+  std::vector<void*> released;
+  {
+    std::lock_guard<std::mutex> lock(d.mutex);
+    released.swap(d.released);
+  }
+  for (void* p : released) check_cuda(cudaFreeAsync(p, d.side), "cudaFreeAsync (cascade scratch, captured)");
+  check_cuda(cudaStreamSynchronize(d.side), "cudaStreamSynchronize (cascade scratch)");
+  check_cuda(cudaMemPoolTrimTo(d.calls, 0), "cudaMemPoolTrimTo (cascade scratch)");
+  check_cuda(cudaMemPoolTrimTo(d.graphs, 0), "cudaMemPoolTrimTo (cascade scratch, captured)");
+}
 
 }  // namespace cascade::detail
