@@ -77,17 +77,36 @@ struct graph_block {
   }
 };
 
+// Frees the released graph blocks of device d on its side stream (the graphs that used them are gone).
+cudaError_t free_released(device_pools& d) {
+  std::vector<void*> released;
+  {
+    std::lock_guard<std::mutex> lock(d.mutex);
+    released.swap(d.released);
+  }
+  cudaError_t status = cudaSuccess;
+  for (void* p : released) {
+    cudaError_t const freed = cudaFreeAsync(p, d.side);
+    if (status == cudaSuccess) status = freed;
+  }
+  return status;
+}
+
+// At exit, what graphs destroyed since the last captured call released: made on the first captured
+// allocation, after the CUDA runtime has set up its own exit handling, so it runs before the runtime
+// tears down (as the page-locked cache does).
+struct release_at_exit {
+  ~release_at_exit() {
+    for (device_pools& d : devices)
+      if (d.side != nullptr && free_released(d) == cudaSuccess) (void)cudaStreamSynchronize(d.side);
+  }
+};
+
 void* graph_allocate(std::size_t bytes, cudaStream_t capturing) {
   device_pools& d = current_pools();
+  static release_at_exit at_exit;
   relaxed_capture_mode relaxed;  // the capture forbids allocating and waiting outside it otherwise
-  {
-    std::vector<void*> released;
-    {
-      std::lock_guard<std::mutex> lock(d.mutex);
-      released.swap(d.released);
-    }
-    for (void* p : released) (void)cudaFreeAsync(p, d.side);
-  }
+  (void)free_released(d);
   void* p = nullptr;
   check_cuda(cudaMallocFromPoolAsync(&p, bytes, d.graphs, d.side), "cudaMallocFromPoolAsync (cascade scratch, captured)");
   cudaError_t const ready = cudaStreamSynchronize(d.side);  // usable by the graph's first launch
@@ -140,12 +159,7 @@ std::size_t scratch_used_bytes() {
 
 void scratch_trim() {
   device_pools& d = current_pools();
-  std::vector<void*> released;
-  {
-    std::lock_guard<std::mutex> lock(d.mutex);
-    released.swap(d.released);
-  }
-  for (void* p : released) check_cuda(cudaFreeAsync(p, d.side), "cudaFreeAsync (cascade scratch, captured)");
+  check_cuda(free_released(d), "cudaFreeAsync (cascade scratch, captured)");
   check_cuda(cudaStreamSynchronize(d.side), "cudaStreamSynchronize (cascade scratch)");
   check_cuda(cudaMemPoolTrimTo(d.calls, 0), "cudaMemPoolTrimTo (cascade scratch)");
   check_cuda(cudaMemPoolTrimTo(d.graphs, 0), "cudaMemPoolTrimTo (cascade scratch, captured)");

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -52,6 +53,13 @@ struct tally {
 constexpr long long graph_items = 65537;  // what each thread's captured graph reduces
 
 // Captures reduce_into over `items` (graph_items of them) on `stream`.
+template <class T>
+T* pinned_slot() {
+  T* p = nullptr;
+  CASCADE_CUDA_CHECK(cudaMallocHost(&p, sizeof(T)));
+  return p;
+}
+
 template <class Policy>
 cudaGraphExec_t capture_graph(Policy policy, int const* items, long long* d_out, cudaStream_t stream) {
   // thread-local: the other threads go on with calls that a global-mode capture would forbid them
@@ -74,7 +82,14 @@ cudaGraphExec_t capture_graph(Policy policy, int const* items, long long* d_out,
 struct thread_graph {
   thrust::device_vector<int> items = thrust::device_vector<int>(graph_items);
   cudaGraphExec_t exec = nullptr;
-  ~thread_graph() { (void)cudaGraphExecDestroy(exec); }
+  // Results come back into page-locked memory: a copy into pageable memory is staged through a
+  // buffer the driver shares among threads, so one thread's copy waiting behind a busy kernel would
+  // hold up every other thread's (the test's own stall, not cascade's).
+  long long* got = pinned_slot<long long>();
+  ~thread_graph() {
+    (void)cudaGraphExecDestroy(exec);
+    (void)cudaFreeHost(got);
+  }
 };
 
 void note_time(tally& t, std::chrono::steady_clock::time_point start, bool replay) {
@@ -108,9 +123,9 @@ void work(Policy policy, std::vector<input> const& inputs, cudaStream_t a, cudaS
       auto const start = std::chrono::steady_clock::now();
       cascade::reduce_into(policy.on(a), p, p + n, d_out, init, cascade::plus{});
       int const low = cascade::reduce(policy.on(b), p, p + n, INT_MAX, cascade::minimum{});
-      long long got = 0;
-      CASCADE_CUDA_CHECK(cudaMemcpyAsync(&got, d_out, sizeof(long long), cudaMemcpyDeviceToHost, a));
+      CASCADE_CUDA_CHECK(cudaMemcpyAsync(g.got, d_out, sizeof(long long), cudaMemcpyDeviceToHost, a));
       CASCADE_CUDA_CHECK(cudaStreamSynchronize(a));
+      long long const got = *g.got;
       note_time(t, start, false);
       t.wrong += (got != inputs[i].sum + init) + (low != inputs[i].low);
       t.calls += 2;
@@ -123,9 +138,9 @@ void work(Policy policy, std::vector<input> const& inputs, cudaStream_t a, cudaS
     CASCADE_CUDA_CHECK(cudaMemcpyAsync(items, thrust::raw_pointer_cast(big.device.data()) + window,
                                        sizeof(int) * graph_items, cudaMemcpyDeviceToDevice, a));
     CASCADE_CUDA_CHECK(cudaGraphLaunch(exec, a));
-    long long got = 0;
-    CASCADE_CUDA_CHECK(cudaMemcpyAsync(&got, d_graph_out, sizeof(long long), cudaMemcpyDeviceToHost, a));
+    CASCADE_CUDA_CHECK(cudaMemcpyAsync(g.got, d_graph_out, sizeof(long long), cudaMemcpyDeviceToHost, a));
     CASCADE_CUDA_CHECK(cudaStreamSynchronize(a));
+    long long const got = *g.got;
     note_time(t, start, true);
     t.wrong += got != expected;
     ++t.replays;
@@ -165,6 +180,7 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
   CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&busy, cudaStreamNonBlocking));
   int* busy_done = nullptr;
   CASCADE_CUDA_CHECK(cudaMalloc(&busy_done, sizeof(int)));
+  int* const busy_got = pinned_slot<int>();  // page-locked: see thread_graph
   double const busy_ms = 25;
   long long busy_kernels = 0, busy_wrong = 0;
 
@@ -176,9 +192,9 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
         do {
           int const token = static_cast<int>(busy_kernels % 1000);
           launch_busy(busy_ms, busy_done, token, busy);
-          int got = -1;
-          CASCADE_CUDA_CHECK(cudaMemcpyAsync(&got, busy_done, sizeof(int), cudaMemcpyDeviceToHost, busy));
+          CASCADE_CUDA_CHECK(cudaMemcpyAsync(busy_got, busy_done, sizeof(int), cudaMemcpyDeviceToHost, busy));
           CASCADE_CUDA_CHECK(cudaStreamSynchronize(busy));
+          int const got = *busy_got;
           busy_wrong += got != token;
           ++busy_kernels;
         } while (std::chrono::steady_clock::now() < until);
@@ -228,7 +244,7 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
   double slowest = 0;
   for (int t = 0; t < threads; ++t) {
     CAPTURE(t);
-    INFO("slowest ", tallies[t].slowest_ms, " ms (", tallies[t].slowest_was_replay ? "a graph replay" : "reduce_into + reduce",
+    INFO("slowest ", tallies[t].slowest_ms, " ms (", std::string(tallies[t].slowest_was_replay ? "a graph replay" : "reduce_into + reduce"),
          ") ", std::chrono::duration<double>(tallies[t].slowest_at - start).count(), " s into the run; ",
          tallies[t].slow_calls, " calls of 25 ms or more");
     CHECK(tallies[t].wrong == 0);
@@ -252,6 +268,7 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
   }
   CASCADE_CUDA_CHECK(cudaFree(d_out));
   CASCADE_CUDA_CHECK(cudaFree(busy_done));
+  CASCADE_CUDA_CHECK(cudaFreeHost(busy_got));
   CASCADE_CUDA_CHECK(cudaStreamDestroy(busy));
   for (auto s : streams) CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
   MESSAGE("[figures] soak: ", threads, " threads x 2 streams, ", took, " s, ", calls, " calls and ", replays,
