@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Turns benchmark results (the JSON written by the benchmark) into PNG plots.
 
-For each config (float-plus, int32-minimum, ...) it writes <config>-bandwidth.png (GB/s against n for
-default_policy, cub::DeviceReduce, thrust::reduce, the read ceiling, every preset and the best sweep row)
+For each config (float-plus, int32-minimum, ...) it writes <config>-bandwidth.png (GB/s against n:
+default_policy, cub::DeviceReduce, thrust::reduce, the read ceiling and the best sweep row in one row of
+panels, then each seed family's presets beside default_policy and the ceiling, a row each)
 and <config>-ratio.png (CUB time / cascade time against n), plus one summary-ratio.png over all configs.
 Each figure has a hot (L2 warm) and a cold (L2 flushed) panel. Several files are concatenated: their rows
 are joined and the metadata (GPU, date) comes from the first.
@@ -95,27 +96,52 @@ def finish(fig, axes, path, legend_cols):
     print(path)
 
 
+PRESET_FAMILIES = (('harris', '"Optimizing Parallel Reduction" slides'), ('pmpp', 'PMPP chapter 10'),
+                   ('blog', 'blog ladders'))
+
+
 def plot_bandwidth(meta, rows, config, path):
-    fig, axes = two_panels('%s on %s, %s' % (config, meta.get('gpu', '?'), meta.get('date', '?')))
+    """One row for the rivals (default_policy, CUB, Thrust, the ceiling, the best of the sweep), then
+    one row per seed family, each beside default_policy and the ceiling: at most 9 series a panel."""
     presets = sorted({r['name'] for r in select(rows, 'preset')})
-    colors = plt.get_cmap('tab20')
-    for ax, (mode, label) in zip(axes, MODES):
+    families = [(prefix, title, [p for p in presets if p.startswith(prefix + '_')]) for prefix, title in PRESET_FAMILIES]
+    families = [f for f in families if f[2]]
+    others = [p for p in presets if not any(p in f[2] for f in families)]
+    if others:
+        families.append(('other', 'other presets', others))
+    fig, grid = plt.subplots(1 + len(families), 2, figsize=(13, 4.2 * (1 + len(families))), sharey=True, squeeze=False)
+    fig.suptitle('%s on %s, %s: GB/s (log scale)' % (config, meta.get('gpu', '?'), meta.get('date', '?')))
+    colors = plt.get_cmap('tab10')
+    for col, (mode, label) in enumerate(MODES):
         key = mode + '_gbps'
-        plot_line(ax, points(select(rows, 'default'), key), color='black', lw=2.4, zorder=5, label='default_policy')
+        def reference(ax):
+            plot_line(ax, points(select(rows, 'default'), key), color='black', lw=2.4, zorder=5, label='default_policy')
+            plot_line(ax, points(select(rows, 'ceiling'), key), color='grey', ls='--', ms=3, zorder=3, label='read ceiling')
+        ax = grid[0][col]
+        reference(ax)
         plot_line(ax, points(select(rows, 'cub'), key), color='tab:blue', ms=4, zorder=4, label='cub::DeviceReduce')
         plot_line(ax, points(select(rows, 'thrust'), key), color='tab:green', ms=4, zorder=4, label='thrust::reduce')
-        plot_line(ax, points(select(rows, 'ceiling'), key), color='grey', ls='--', ms=3, zorder=3,
-                  label='read ceiling')
         plot_line(ax, points(best_sweep(rows, mode), key), color='tab:purple', ls=':', ms=3, zorder=6,
                   label='best of sweep')
-        for i, name in enumerate(presets):
-            plot_line(ax, points(select(rows, 'preset', name), key), color=colors(i % 20), lw=0.8,
-                      alpha=0.55, marker='.', ms=3, zorder=2, label=name)
-        setup_log2_x(ax, [r['n'] for r in rows])
-        ax.set_yscale('log')
-        ax.set_title(label)
-    axes[0].set_ylabel('GB/s (log scale)')
-    finish(fig, axes, path, legend_cols=6)
+        ax.set_title('%s: the rivals' % label)
+        for row, (_, title, names) in enumerate(families, start=1):
+            ax = grid[row][col]
+            reference(ax)
+            for i, name in enumerate(names):
+                plot_line(ax, points(select(rows, 'preset', name), key), color=colors((i + 2) % 10), lw=1,
+                          marker='.', ms=4, zorder=2, label=name)
+            ax.set_title('%s: %s' % (mode, title))
+    for row in grid:
+        for ax in row:
+            setup_log2_x(ax, [r['n'] for r in rows])
+            ax.set_yscale('log')
+        row[0].set_ylabel('GB/s')
+        handles, labels = row[1].get_legend_handles_labels()
+        row[1].legend(handles, labels, loc='upper left', bbox_to_anchor=(1.02, 1), fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    print(path)
 
 
 def plot_ratio(meta, rows, config, path):
@@ -148,6 +174,19 @@ def plot_ratio(meta, rows, config, path):
     finish(fig, axes, path, legend_cols=3)
 
 
+ITEM_COLORS = {'float': 'tab:blue', 'double': 'tab:orange', 'int32': 'tab:green', 'int64': 'tab:red',
+               'int8': 'tab:purple', 'half': 'tab:brown'}
+
+
+def summary_style(config):
+    """A colour per item type and a line and marker per op, so no two of the twelve series look alike."""
+    item, _, op = config.partition('-')
+    style = dict(color=ITEM_COLORS.get(item, 'black'))
+    if op == 'minimum':
+        style.update(ls='--', marker='s', mfc='none')
+    return style
+
+
 def plot_summary(meta, rows, configs, path):
     fig, axes = two_panels('cub::DeviceReduce time / default_policy time on %s, %s (>1: cascade faster)'
                            % (meta.get('gpu', '?'), meta.get('date', '?')))
@@ -156,7 +195,7 @@ def plot_summary(meta, rows, configs, path):
         ax.axhline(1.0, color='grey', lw=1)
         for config in configs:
             pts = points(select([r for r in rows if r['config'] == config], 'default'), 'cub_ratio_' + mode)
-            plot_line(ax, pts, ms=4, label=config)
+            plot_line(ax, pts, ms=4, label=config, **summary_style(config))
             values += [v for _, v in pts]
         setup_log2_x(ax, [r['n'] for r in rows])
         ax.set_title(label)
