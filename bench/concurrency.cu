@@ -118,23 +118,17 @@ void row(char const* what, char const* name, char const* mode, double ms, bool b
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (!cascade_bench::have_gpu("cascade-concurrency")) return 0;
   std::string first;
   bool prepared = false;
   double busy_ms = 50;
-  for (int i = 1; i < argc; ++i) {
-    std::string const a = argv[i];
-    if (a == "--first" && i + 1 < argc) first = argv[++i];
-    else if (a == "--prepared") prepared = true;
-    else if (a == "--busy-ms" && i + 1 < argc) busy_ms = std::atof(argv[++i]);
-    else if (a == "--help") {
-      std::printf("usage: cascade-concurrency [--first NAME [--prepared]] [--busy-ms MS]\n");
-      return 0;
-    } else {
-      std::fprintf(stderr, "cascade-concurrency: unknown argument %s (see --help)\n", a.c_str());
-      return 2;
-    }
-  }
+  cascade_bench::cli line("cascade-concurrency",
+                          "How long a reduction takes beside a busy kernel of another stream (scripts/concurrency.sh\n"
+                          "runs each case in a fresh process).");
+  line.option("--first", &first, "time only the first call of this configuration (as a fresh process sees it)")
+      .flag("--prepared", &prepared, "with --first: cascade::prepare it before the busy kernel starts")
+      .option("--busy-ms", &busy_ms, "how long the other stream's kernel runs (default 50)");
+  if (auto const status = line.parse(argc, argv)) return *status;
+  if (!cascade_bench::have_gpu("cascade-concurrency")) return 0;
   setup s;
   s.busy_ms = busy_ms;
   auto const list = finishes();

@@ -40,7 +40,8 @@ row measure(timer& t, device_input<float>& in, char const* name, double cub_hot,
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto const options = cascade_bench::parse_options(argc, argv);
+  auto const options = cascade_bench::parse_options(
+      argc, argv, "cascade-finishes", "Every finishing strategy beside CUB, float sums at 2^10, 2^16, 2^20 and 2^28.");
   if (!cascade_bench::have_gpu("cascade-finishes")) return 2;
   auto const env = cascade_bench::read_environment();
   timer t;

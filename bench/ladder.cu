@@ -112,7 +112,8 @@ void trees_at(timer& t, long long n, std::vector<measurement>& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto const options = cascade_bench::parse_options(argc, argv);
+  auto const options = cascade_bench::parse_options(
+      argc, argv, "cascade-ladder", "The seed kernels' ladders (the presets) beside CUB, Thrust and default_policy.");
   if (!cascade_bench::have_gpu("cascade-ladder")) return 2;
   auto const env = cascade_bench::read_environment();
   timer t;

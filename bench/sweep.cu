@@ -40,22 +40,28 @@ struct settings {
 
 settings parse(int argc, char** argv) {
   settings s;
-  s.io = cascade_bench::parse_options(argc, argv);
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string const key = argv[i], value = argv[i + 1];
-    if (key == "--configs") {
-      std::stringstream ss(value);
-      for (std::string k; std::getline(ss, k, ',');) s.configs.push_back(k);
-    } else if (key == "--min-log2")
-      s.min_log2 = std::stoi(value);
-    else if (key == "--max-log2")
-      s.max_log2 = std::stoi(value);
-    else if (key == "--step")
-      s.step = std::stoi(value);
-    else if (key == "--repeats")
-      s.repeats = std::max(1, std::stoi(value));
-    else if (key == "--sweep")
-      s.sweep = value != "0";
+  int sweep = 1;
+  cascade_bench::cli line("cascade-bench",
+                          "default_policy against cub::DeviceReduce, thrust::reduce and the read ceiling, every preset\n"
+                          "and the policy sweep, for each configuration and size (GPU time hot and cold; to the host).");
+  cascade_bench::add_options(line, s.io);
+  line.list("--configs", &s.configs, "configurations to measure, e.g. float-plus,int8-minimum (default: all)")
+      .option("--min-log2", &s.min_log2, "smallest size, log2 (default 10)")
+      .option("--max-log2", &s.max_log2, "largest size, log2 (default 30)")
+      .option("--step", &s.step, "log2 step between sizes (default 2)")
+      .option("--repeats", &s.repeats, "repeats of the alternating CUB/cascade runs (default 5)")
+      .option("--sweep", &sweep, "1: also the presets and the policy sweep; 0: only the rivals (default 1)");
+  if (auto const status = line.parse(argc, argv)) std::exit(*status);
+  s.sweep = sweep != 0;
+  s.repeats = std::max(1, s.repeats);
+  s.step = std::max(1, s.step);
+  for (auto const& k : s.configs) {
+    bool known = false;
+    for (auto const& c : configs()) known = known || c.key == k;
+    if (!known) {
+      std::fprintf(stderr, "cascade-bench: unknown configuration %s (see --help)\n", k.c_str());
+      std::exit(2);
+    }
   }
   if (s.configs.empty())
     for (auto const& c : configs()) s.configs.push_back(c.key);

@@ -47,36 +47,28 @@ struct settings {
 
 settings parse(int argc, char** argv) {
   settings s;
-  s.io = cascade_bench::parse_options(argc, argv);
-  for (int i = 1; i < argc; ++i) {
-    std::string const key = argv[i];
-    std::string const value = i + 1 < argc ? argv[i + 1] : "";
-    if (key == "--all") {
-      for (char const* k : {"int8-plus", "int8-minimum", "half-plus", "half-minimum", "float-plus", "float-minimum",
-                            "double-plus", "double-minimum"})
-        s.configs.push_back(k);
-      continue;
-    }
-    if (key == "--config")
-      s.configs.push_back(value);
-    else if (key == "--min-log2")
-      s.min_log2 = std::stoi(value);
-    else if (key == "--max-log2")
-      s.max_log2 = std::stoi(value);
-    else if (key == "--step")
-      s.step = std::max(1, std::stoi(value));
-    else if (key == "--tolerance")
-      s.tolerance = std::stod(value);
-    else if (key == "--table")
-      s.table_path = value;
-    else if (key == "--max-policies")
-      s.max_policies = std::max(1, std::stoi(value));
-    else if (key == "--from")
-      s.from_path = value;
-    else
-      continue;
-    ++i;
-  }
+  cascade_bench::cli line("cascade-tune",
+                          "Measures the policy space on this GPU for each configuration and size and writes the\n"
+                          "tuning table (--table); with --from, rewrites the table from earlier results, no GPU.");
+  cascade_bench::add_options(line, s.io);
+  line.flag("--all",
+            [&s] {
+              for (char const* k : {"int8-plus", "int8-minimum", "half-plus", "half-minimum", "float-plus",
+                                    "float-minimum", "double-plus", "double-minimum"})
+                s.configs.push_back(k);
+            },
+            "every configuration the table covers")
+      .list("--config", &s.configs, "a configuration (or several, comma-separated), e.g. float-plus")
+      .option("--min-log2", &s.min_log2, "smallest size, log2 (default 10)")
+      .option("--max-log2", &s.max_log2, "largest size, log2 (default 30)")
+      .option("--step", &s.step, "log2 step between sizes (default 1)")
+      .option("--tolerance", &s.tolerance, "policies within this fraction of the best count as tied (default 0.03)")
+      .option("--table", &s.table_path, "write the tuning table (a C++ header) here")
+      .option("--max-policies", &s.max_policies, "most distinct policies a table may use (default 3)")
+      .option("--from", &s.from_path, "read measurements from this results file instead of measuring");
+  if (auto const status = line.parse(argc, argv)) std::exit(*status);
+  s.step = std::max(1, s.step);
+  s.max_policies = std::max(1, s.max_policies);
   return s;
 }
 

@@ -3,7 +3,10 @@
 
 #include <cascade/error.cuh>
 
+#include "cli.hpp"
+
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <string>
 #include <vector>
@@ -15,14 +18,18 @@ struct options {
   std::string out_path, commit = "unknown", driver = "unknown";
 };
 
-inline options parse_options(int argc, char** argv) {
+inline void add_options(cli& line, options& o) {
+  line.option("--out", &o.out_path, "write the results as JSON to this file")
+      .option("--commit", &o.commit, "the cascade commit to record")
+      .option("--driver", &o.driver, "the NVIDIA driver version to record");
+}
+
+// Parses the command line of a program that takes only the options above; exits on --help or an error.
+inline options parse_options(int argc, char** argv, char const* program, char const* summary) {
   options o;
-  for (int i = 1; i + 1 < argc; ++i) {
-    std::string const key = argv[i];
-    if (key == "--out") o.out_path = argv[++i];
-    else if (key == "--commit") o.commit = argv[++i];
-    else if (key == "--driver") o.driver = argv[++i];
-  }
+  cli line(program, summary);
+  add_options(line, o);
+  if (auto const status = line.parse(argc, argv)) std::exit(*status);
   return o;
 }
 
