@@ -35,10 +35,11 @@ only=${CASCADE_SANITIZE_ONLY:-}
 targets=(); for t in $only; do targets+=("test/$t"); done
 rebuild=()
 if [ -n "$prebuilt" ]; then
-  unpacked=$(mktemp -d)
+  unpacked=$(mktemp -d); trap 'rm -rf "$unpacked"' EXIT
   python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$prebuilt" "$unpacked" || exit 1
-  [ "$(cat "$unpacked/bundle.sha")" = "$(bash scripts/source-hash.sh)" ] ||
-    { echo "$prebuilt was built from other sources ($(cat "$unpacked/bundle.sha"), this tree $(bash scripts/source-hash.sh))"; exit 1; }
+  tree_hash=$(bash scripts/source-hash.sh)
+  [ "$(cat "$unpacked/bundle.sha")" = "$tree_hash" ] ||
+    { echo "$prebuilt was built from other sources ($(cat "$unpacked/bundle.sha"), this tree $tree_hash)"; exit 1; }
   carried=$(cd "$unpacked" && find . -type f ! -name bundle.sha | sed 's|^\./||' | sort)
   dest=$(realpath "$build_dir"); (cd "$unpacked" && cp --parents $carried "$dest/")
   echo "prebuilt: $(echo $carried)"

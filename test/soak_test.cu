@@ -35,7 +35,7 @@ namespace {
 // 17 streams are busy at once here; CUDA maps streams onto CUDA_DEVICE_MAX_CONNECTIONS hardware queues
 // (8 by default), and a stream sharing a queue with the busy kernels' stream waits behind them (seen on
 // an H100: 1-7 calls of 25 ms a thread in 10 s). Set before CUDA starts; a value given outside wins.
-int const connections = setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
+[[maybe_unused]] int const connections = setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
 
 using namespace cascade_test;
 namespace tree = cascade::tree;

@@ -38,7 +38,7 @@ class cli {
   }
   // --name, no value: runs `act`.
   cli& flag(std::string name, std::function<void()> act, std::string help) {
-    entries_.push_back({std::move(name), "", std::move(help), [act = std::move(act)](std::string const&) { act(); }});
+    add(std::move(name), "", std::move(help), [act = std::move(act)](std::string const&) { act(); });
     return *this;
   }
   cli& flag(std::string name, bool* target, std::string help) {
