@@ -252,7 +252,7 @@ TEST_CASE_TEMPLATE("beside a busy stream, a prepared call returns while the othe
   cudaError_t const other = cudaStreamQuery(s.b);
   CASCADE_CUDA_CHECK(cudaStreamSynchronize(s.b));
   MESSAGE("[figures] beside a ", busy_ms, " ms kernel, a prepared reduce_into + reduce took ", took, " ms (",
-          typeid(P).name(), ")");
+          std::string(typeid(P).name()), ")");
   if (!timing_checks()) {
   } else if constexpr (waits_for_other_streams<P>()) {
     CHECK(other == cudaSuccess);  // its grid fills the device: it waited for the busy kernel, as documented
