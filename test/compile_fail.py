@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Compile-fail tests: each test/compile_fail/*.cu whose first line is `// expect: <text>` must fail
-to compile with <text> in the compiler's output; a file without that line must compile.
+"""Compile-fail tests: each test/compile_fail/*.cu that opens with `// expect: <text>` lines must fail
+to compile with every <text> in the compiler's output; a file without such a line must compile.
 Usage: compile_fail.py <compiler and flags...> -- <include dir> <file>..."""
 import os, subprocess, sys, tempfile
 
@@ -9,19 +9,23 @@ compiler, include_dir, files = sys.argv[1:sep], sys.argv[sep + 1], sys.argv[sep 
 passed = failed = 0
 with tempfile.TemporaryDirectory() as tmp:
     for path in files:
-        first = open(path).readline().strip()
-        expect = first[len('// expect:'):].strip() if first.startswith('// expect:') else None
+        expects = []
+        for line in open(path):
+            if not line.startswith('// expect:'):
+                break
+            expects.append(line[len('// expect:'):].strip())
         cmd = compiler + ['-std=c++20', '-I', include_dir, '-c', path, '-o', os.path.join(tmp, 'out.o')]
         r = subprocess.run(cmd, capture_output=True, text=True)
         out = r.stdout + r.stderr
         name = os.path.basename(path)
-        if expect is None:
+        if not expects:
             ok = r.returncode == 0
             why = 'compiles' if ok else 'should compile but failed:\n' + out
         else:
-            ok = r.returncode != 0 and expect in out
-            why = ('rejected with "%s"' % expect) if ok else (
-                'compiled, but must be rejected' if r.returncode == 0 else 'rejected without "%s":\n%s' % (expect, out))
+            missing = [e for e in expects if e not in out]
+            ok = r.returncode != 0 and not missing
+            why = ('rejected with "%s"' % '", "'.join(expects)) if ok else (
+                'compiled, but must be rejected' if r.returncode == 0 else 'rejected without "%s":\n%s' % (missing[0], out))
         print(('[ok]   ' if ok else '[FAIL] ') + name + ': ' + why)
         passed += ok
         failed += not ok

@@ -116,7 +116,7 @@ void prepare_into_n(Policy const& policy, It first, cuda::std::int64_t n, OutIt 
   current_device();  // a clear cuda_error when there is no device
   prepare_stream(policy.stream());
   owned_stream const stream;
-  prepare_sizes(path_sizes<Policy, It, T, Op>(n), stream.get(), [&](cuda::std::int64_t size) {
+  prepare_sizes(path_sizes<It, T, Op>(policy, n), stream.get(), [&](cuda::std::int64_t size) {
     dispatch_reduce_into(policy.on(stream.get()), first, size, d_out, init, op);
   });
 }

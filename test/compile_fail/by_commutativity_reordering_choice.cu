@@ -1,4 +1,5 @@
-// expect: the second tree serves non-commutative ops and must preserve operand order
+// expect: serves non-commutative ops and must preserve operand order
+// expect: Rejected=cascade::tree::sequential, Alternatives=<cascade::tree::interleaved,
 #include <cascade/cascade.cuh>
 using t = cascade::tree::by_commutativity<cascade::tree::shuffle, cascade::tree::sequential>;
 using p = cascade::policy<256, 4, t, cascade::finish::recursive>;

@@ -1,4 +1,5 @@
-// expect: finish::atomic combines block results in whatever order they arrive
+// expect: combines block results out of order, and the op is cascade::non_commutative
+// expect: Rejected=cascade::finish::atomic, Alternatives=<cascade::finish::recursive, cascade::finish::host, cascade::finish::two_pass, cascade::finish::last_block, cascade::finish::flagged, cascade::finish::cooperative, cascade::finish::cluster>
 #include <cascade/cascade.cuh>
 struct concat {
   __host__ __device__ int operator()(int a, int b) const { return a * 31 + b; }

@@ -1,4 +1,5 @@
-// expect: tree::sequential (sequential addressing, x[i] op x[i + s]) reorders operands
+// expect: reorders operands, and the op is cascade::non_commutative
+// expect: Rejected=cascade::tree::sequential, Alternatives=<cascade::tree::interleaved, cascade::tree::interleaved_strided, cascade::tree::shuffle, cascade::tree::redux, cascade::tree::cub_block>
 #include <cascade/cascade.cuh>
 struct concat {
   __host__ __device__ int operator()(int a, int b) const { return a * 31 + b; }

@@ -1,4 +1,5 @@
-// expect: tree::unrolled (sequential addressing, fully unrolled) reorders operands
+// expect: reorders operands, and the op is cascade::non_commutative
+// expect: Rejected=cascade::tree::unrolled, Alternatives=<cascade::tree::interleaved,
 #include <cascade/cascade.cuh>
 struct concat {
   __host__ __device__ int operator()(int a, int b) const { return a * 31 + b; }

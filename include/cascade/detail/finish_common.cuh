@@ -1,6 +1,6 @@
-// cascade/detail/finish_common.cuh: what several finishing strategies share: the one-tile shortcut,
-// the occupancy-sized grid, a reader that bypasses L1 for partials other blocks wrote, and copying
-// a device-resident value to the output iterator.
+// cascade/detail/finish_common.cuh: what several finishing strategies share: the occupancy-sized
+// grid, a reader that bypasses L1 for partials other blocks wrote, and copying a device-resident
+// value to the output iterator.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -17,19 +17,6 @@
 #include "sinks.cuh"
 
 namespace cascade::detail {
-
-// Inputs that fit one tile: a single block folds them and writes op(init, result); one launch,
-// no scratch. Returns whether it took the shortcut (never for per-thread trees such as tree::none).
-template <class Policy, class T, class It, class Offset, class OutIt, class Op>
-bool reduce_single_tile(It first, Offset n, OutIt d_out, T const& init, Op op, cudaStream_t stream) {
-  if constexpr (Policy::tree_type::per_thread_results) {
-    return false;
-  } else {
-    if (n > static_cast<Offset>(Policy::tile_size)) return false;
-    launch_reduce_tiles<Policy, T>(first, n, op, store_result<OutIt, T, Op>{d_out, init, op}, 1, stream);
-    return true;
-  }
-}
 
 // How many blocks of `Kernel` fit on the current device at once (SMs x resident blocks per SM),
 // read once per device through the occupancy API and cached.
@@ -91,8 +78,7 @@ __global__ void copy_value_kernel(OutIt d_out, T const* src) {
 
 template <class OutIt, class T>
 void launch_copy_value(OutIt d_out, T const* src, cudaStream_t stream) {
-  copy_value_kernel<<<1, 1, 0, stream>>>(d_out, src);
-  check_cuda(cudaGetLastError(), "copy_value_kernel<<<...>>> (launch)");
+  launch(&copy_value_kernel<OutIt, T>, 1, 1, stream, "copy_value_kernel<<<...>>> (launch)", d_out, src);
 }
 
 }  // namespace cascade::detail

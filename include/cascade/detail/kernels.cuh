@@ -39,18 +39,25 @@ __global__ void write_value_kernel(OutIt d_out, T value) {
   store_value(d_out, value);
 }
 
+// kernel<<<grid, block, 0, stream>>>(args...), a launch error raised as cuda_error naming `what`: every
+// triple-chevron launch of cascade goes through here.
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t stream, char const* what,
+            Args const&... args) {
+  kernel<<<grid, block, 0, stream>>>(args...);
+  check_cuda(cudaGetLastError(), what);
+}
+
 // Launches one pass of `Policy`'s kernel over [first, first + n) with `grid` blocks.
 template <class Policy, class T, class It, class Offset, class Op, class Sink>
 void launch_reduce_tiles(It first, Offset n, Op op, Sink sink, unsigned grid, cudaStream_t stream) {
-  reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T>
-      <<<grid, Policy::block_size, 0, stream>>>(first, n, op, sink);
-  check_cuda(cudaGetLastError(), "reduce_tiles_kernel<<<...>>> (launch)");
+  launch(&reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T, It, Offset, Op, Sink>,
+         grid, Policy::block_size, stream, "reduce_tiles_kernel<<<...>>> (launch)", first, n, op, sink);
 }
 
 template <class OutIt, class T>
 void launch_write_value(OutIt d_out, T const& value, cudaStream_t stream) {
-  write_value_kernel<<<1, 1, 0, stream>>>(d_out, value);
-  check_cuda(cudaGetLastError(), "write_value_kernel<<<...>>> (launch)");
+  launch(&write_value_kernel<OutIt, T>, 1, 1, stream, "write_value_kernel<<<...>>> (launch)", d_out, value);
 }
 
 }  // namespace cascade::detail

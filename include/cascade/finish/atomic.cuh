@@ -30,6 +30,7 @@
 namespace cascade::finish {
 
 struct atomic : tag {
+  static constexpr char const* name = "finish::atomic";
   static constexpr bool accepts_per_thread_results = true;
   static constexpr bool preserves_order = false;
 };
@@ -37,15 +38,6 @@ struct atomic : tag {
 }  // namespace cascade::finish
 
 namespace cascade::detail {
-
-template <class Op>
-struct finish_order_check<finish::atomic, Op> {
-  static_assert(is_commutative_v<Op>,
-                "cascade: finish::atomic combines block results in whatever order they arrive, and the op is "
-                "cascade::non_commutative; use finish::recursive, finish::two_pass, finish::last_block, "
-                "finish::flagged, finish::cooperative or finish::host (and a tree other than tree::none)");
-  static constexpr bool value = true;
-};
 
 template <class T, class Op>
 struct atomic_sink {
@@ -71,7 +63,6 @@ struct finish_dispatch<finish::atomic> {
       run<combined>(first, n, d_out, init, op, stream);
       return;
     }
-    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
     unsigned limit = max_grid;
     if constexpr (!Policy::tree_type::per_thread_results)

@@ -29,7 +29,9 @@
 namespace cascade::finish {
 
 struct cluster : tag {
+  static constexpr char const* name = "finish::cluster";
   static constexpr bool preserves_order = true;
+  static constexpr int native_arch = 90;  // thread block clusters; finish::last_block before
 };
 
 }  // namespace cascade::finish
@@ -96,7 +98,6 @@ struct finish_dispatch<finish::cluster> {
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     if (current_device().cc_major < 9) {
       finish_dispatch<finish::last_block>::run<Policy>(first, n, d_out, init, op, stream);
       return;

@@ -20,6 +20,7 @@
 namespace cascade::finish {
 
 struct cooperative : tag {
+  static constexpr char const* name = "finish::cooperative";
   static constexpr bool preserves_order = true;
   static constexpr bool waits_for_other_streams = true;
 };
@@ -44,7 +45,6 @@ template <>
 struct finish_dispatch<finish::cooperative> {
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     if (!current_device().cooperative_launch)
       throw cuda_error(cudaErrorNotSupported, "cascade::finish::cooperative: this device does not support "
                                               "cooperative launches; use finish::last_block");

@@ -34,7 +34,9 @@
 namespace cascade::finish {
 
 struct flagged : tag {
+  static constexpr char const* name = "finish::flagged";
   static constexpr bool preserves_order = true;
+  static constexpr bool uses_stream_state = true;  // the arrival count and flags
 };
 
 }  // namespace cascade::finish
@@ -135,7 +137,6 @@ template <>
 struct finish_dispatch<finish::flagged> {
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     constexpr auto kernel = &flagged_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T,
                                             It, Offset, Op, OutIt>;
     unsigned const grid = filled_grid<kernel, Policy>(n);
@@ -143,17 +144,16 @@ struct finish_dispatch<finish::flagged> {
     std::size_t const words_bytes = sizeof(flag_word) * words_per_partial<T> * std::size_t(grid);
     stream_state const own = stream_state_of(stream);
     if (own.ticket != nullptr && words_bytes <= stream_state::flags_bytes) {
-      kernel<<<grid, Policy::block_size, 0, stream>>>(first, n, op, own.flags, own.ticket, d_out, init);
-      check_cuda(cudaGetLastError(), "flagged_kernel<<<...>>> (launch)");
+      launch(kernel, grid, Policy::block_size, stream, "flagged_kernel<<<...>>> (launch)", first, n, op, own.flags,
+             own.ticket, d_out, init);
       return;
     }
     // [arrival count | padding to 8 | words], all zeroed first
     scratch_buffer scratch(sizeof(flag_word) + words_bytes, stream);
     check_cuda(cudaMemsetAsync(scratch.as<void>(), 0, sizeof(flag_word) + words_bytes, stream),
                "cudaMemsetAsync (flagged words)");
-    kernel<<<grid, Policy::block_size, 0, stream>>>(first, n, op, scratch.as<flag_word>() + 1, scratch.as<unsigned>(),
-                                                    d_out, init);
-    check_cuda(cudaGetLastError(), "flagged_kernel<<<...>>> (launch)");
+    launch(kernel, grid, Policy::block_size, stream, "flagged_kernel<<<...>>> (launch)", first, n, op,
+           scratch.as<flag_word>() + 1, scratch.as<unsigned>(), d_out, init);
   }
 };
 

@@ -29,6 +29,7 @@
 namespace cascade::finish {
 
 struct host : tag {
+  static constexpr char const* name = "finish::host";
   static constexpr bool preserves_order = true;
 };
 
@@ -71,7 +72,6 @@ struct finish_dispatch<finish::host> {
                   "cascade::finish::host folds on the host, and a __device__ lambda cannot run there; use a "
                   "__host__ __device__ lambda or functor, or another finish (e.g. finish::two_pass)");
 #endif
-    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;  // no host round trip
     constexpr auto kernel = &reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor,
                                                  typename Policy::tree_type, T, It, Offset, Op, store_partial<T>>;
     unsigned const grid = filled_grid<kernel, Policy>(n);

@@ -27,7 +27,9 @@
 namespace cascade::finish {
 
 struct last_block : tag {
+  static constexpr char const* name = "finish::last_block";
   static constexpr bool preserves_order = true;
+  static constexpr bool uses_stream_state = true;  // the ticket and room for partials
 };
 
 }  // namespace cascade::finish
@@ -100,7 +102,6 @@ template <>
 struct finish_dispatch<finish::last_block> {
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     constexpr auto kernel = &last_block_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type,
                                                T, It, Offset, Op, OutIt>;
     unsigned const grid = filled_grid<kernel, Policy>(n);
@@ -108,9 +109,8 @@ struct finish_dispatch<finish::last_block> {
     stream_state const own = stream_state_of(stream);
     std::size_t const partials_bytes = sizeof(T) * std::size_t(grid);
     if (own.ticket != nullptr && partials_bytes <= stream_state::partials_bytes && alignof(T) <= 256) {
-      kernel<<<grid, Policy::block_size, 0, stream>>>(first, n, op, static_cast<T*>(own.partials), own.ticket, d_out,
-                                                      init);
-      check_cuda(cudaGetLastError(), "last_block_kernel<<<...>>> (launch)");
+      launch(kernel, grid, Policy::block_size, stream, "last_block_kernel<<<...>>> (launch)", first, n, op,
+             static_cast<T*>(own.partials), own.ticket, d_out, init);
       return;
     }
     // [ticket | padding to T's alignment | partials], zeroed ticket first
@@ -119,8 +119,8 @@ struct finish_dispatch<finish::last_block> {
     auto* ticket = scratch.as<unsigned>();
     auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + partials_offset);
     check_cuda(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync (last_block ticket)");
-    kernel<<<grid, Policy::block_size, 0, stream>>>(first, n, op, partials, ticket, d_out, init);
-    check_cuda(cudaGetLastError(), "last_block_kernel<<<...>>> (launch)");
+    launch(kernel, grid, Policy::block_size, stream, "last_block_kernel<<<...>>> (launch)", first, n, op, partials,
+           ticket, d_out, init);
   }
 };
 

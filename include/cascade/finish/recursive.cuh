@@ -25,6 +25,7 @@
 namespace cascade::finish {
 
 struct recursive : tag {
+  static constexpr char const* name = "finish::recursive";
   static constexpr bool preserves_order = true;
 };
 
@@ -45,7 +46,6 @@ struct finish_dispatch<finish::recursive> {
       auto const tiles = ceil_div(count, tile);
       return static_cast<unsigned>(tiles < max_grid ? tiles : max_grid);
     };
-    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     store_result<OutIt, T, Op> const result{d_out, init, op};
     unsigned const grid = grid_for(n);
     unsigned const second_grid = ceil_div(grid, Policy::tile_size);

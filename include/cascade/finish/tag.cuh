@@ -1,17 +1,21 @@
 // cascade/finish/tag.cuh: what every finishing strategy (how block results become one value) shares.
 //
-// A strategy is a tag type deriving from cascade::finish::tag, plus a specialization of
-// cascade::detail::finish_dispatch<Tag> with one static function the dispatch layer calls:
+// A strategy is a tag type deriving from cascade::finish::tag, with a `name` and the properties below,
+// plus a specialization of cascade::detail::finish_dispatch<Tag> with one static function the dispatch
+// layer calls:
 //
 //   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
 //   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream);
 //
-// run() is called with n >= 1 and must write op(init, reduction of [first, first + n)) to *d_out,
-// ordered on `stream`, without synchronizing the host.
+// run() is called with more items than one tile holds (the dispatch layer folds smaller inputs with
+// one block itself), or with any n >= 1 when the tree hands over per-thread results (tree::none). It
+// must write op(init, reduction of [first, first + n)) to *d_out, ordered on `stream`, without
+// synchronizing the host. cascade's own finishes are listed once, in finish/all.cuh.
 #pragma once
 
 #include <cuda/std/type_traits>
 
+#include "../detail/type_list.cuh"
 #include "../non_commutative.cuh"
 
 namespace cascade::finish {
@@ -24,6 +28,12 @@ struct tag {
   // Whether its launch waits for kernels on other streams (finish::cooperative: its whole grid must be
   // resident at once). default_policy never names such a finish (tuning/table.cuh checks).
   static constexpr bool waits_for_other_streams = false;
+  // Whether it keeps state per stream between calls (detail/stream_state.cuh).
+  static constexpr bool uses_stream_state = false;
+  // The oldest compute capability (x 10) on which it runs its own code path; older devices take the
+  // fallback its header names (finish::cluster: finish::last_block below 9.0).
+  static constexpr int native_arch = 0;
+  // Each finish also says `static constexpr char const* name = "finish::...";`.
 };
 
 template <class T>
@@ -40,14 +50,52 @@ struct finish_dispatch {
                 "(e.g. cascade::finish::recursive)");
 };
 
-// Checked by the dispatch layer for every call, as tree_order_check is for trees.
-template <class Finish, class Op>
-struct finish_order_check {
-  static_assert(Finish::preserves_order || is_commutative_v<Op>,
-                "cascade: the policy's finish combines block results out of order, and the op is "
-                "cascade::non_commutative; use finish::recursive, finish::two_pass, finish::last_block, "
-                "finish::flagged, finish::cooperative or finish::host");
-  static constexpr bool value = true;
+// finish_registry<D>::type is finish::all (finish/all.cuh defines it); dependent, as tree_registry.
+template <class Dependent>
+struct finish_registry;
+
+template <class Finish>
+struct keeps_block_order : cuda::std::bool_constant<Finish::preserves_order> {};
+template <class Finish>
+struct accepts_per_thread : cuda::std::bool_constant<Finish::accepts_per_thread_results> {};
+
+template <class Rejected, class Alternatives>
+struct reject_reordering_finish;
+template <class Rejected, class... Alternatives>
+struct reject_reordering_finish<Rejected, type_list<Alternatives...>> {
+  static_assert(sizeof...(Alternatives) < 0,
+                "cascade: the policy's finish (Rejected, below) combines block results out of order, and the op is "
+                "cascade::non_commutative; use one of the finishes listed below as Alternatives");
+  static constexpr bool value = true;  // reported above; no second error
 };
+template <bool Ok, class Finish>
+struct require_order_preserving_finish : cuda::std::true_type {};
+template <class Finish>
+struct require_order_preserving_finish<false, Finish>
+    : reject_reordering_finish<Finish, filter_t<typename finish_registry<Finish>::type, keeps_block_order>> {};
+
+template <class Rejected, class Alternatives>
+struct reject_per_thread_pairing;
+template <class Rejected, class... Alternatives>
+struct reject_per_thread_pairing<Rejected, type_list<Alternatives...>> {
+  static_assert(sizeof...(Alternatives) < 0,
+                "cascade: the policy's tree (tree::none) sends every thread's value straight to the finish, and the "
+                "finish (Rejected, below) combines one value per block; pair it with one of the finishes listed "
+                "below as Alternatives, or pick another tree (e.g. tree::shuffle)");
+  static constexpr bool value = true;  // reported above; no second error
+};
+template <bool Ok, class Finish>
+struct require_per_thread_finish : cuda::std::true_type {};
+template <class Finish>
+struct require_per_thread_finish<false, Finish>
+    : reject_per_thread_pairing<Finish, filter_t<typename finish_registry<Finish>::type, accepts_per_thread>> {};
+
+// Checked by the dispatch layer for every call, as tree_order_ok is for trees.
+template <class Finish, class Op>
+inline constexpr bool finish_order_ok =
+    require_order_preserving_finish<Finish::preserves_order || is_commutative_v<Op>, Finish>::value;
+template <class Tree, class Finish>
+inline constexpr bool pairing_ok =
+    require_per_thread_finish<!Tree::per_thread_results || Finish::accepts_per_thread_results, Finish>::value;
 
 }  // namespace cascade::detail

@@ -16,6 +16,7 @@
 namespace cascade::finish {
 
 struct two_pass : tag {
+  static constexpr char const* name = "finish::two_pass";
   static constexpr bool preserves_order = true;
 };
 
@@ -27,7 +28,6 @@ template <>
 struct finish_dispatch<finish::two_pass> {
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    if (reduce_single_tile<Policy, T>(first, n, d_out, init, op, stream)) return;
     constexpr auto kernel = &reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor,
                                                  typename Policy::tree_type, T, It, Offset, Op, store_partial<T>>;
     unsigned const grid = filled_grid<kernel, Policy>(n);

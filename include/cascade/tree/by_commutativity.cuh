@@ -15,6 +15,26 @@
 #include "../non_commutative.cuh"
 #include "tag.cuh"
 
+namespace cascade::detail {
+
+// by_commutativity's second tree must preserve order; the message names the registry's trees that do.
+template <class Rejected, class Alternatives>
+struct reject_reordering_choice;
+template <class Rejected, class... Alternatives>
+struct reject_reordering_choice<Rejected, type_list<Alternatives...>> {
+  static_assert(sizeof...(Alternatives) < 0,
+                "cascade::tree::by_commutativity: the second tree (Rejected, below) serves non-commutative ops and "
+                "must preserve operand order; use one of the trees listed below as Alternatives");
+  static constexpr bool value = true;  // reported above; no second error
+};
+template <bool Ok, class Tree>
+struct require_order_preserving_choice : cuda::std::true_type {};
+template <class Tree>
+struct require_order_preserving_choice<false, Tree>
+    : reject_reordering_choice<Tree, filter_t<typename tree_registry<Tree>::type, preserves_order_of>> {};
+
+}  // namespace cascade::detail
+
 namespace cascade::tree {
 
 template <class Commutative, class NonCommutative>
@@ -22,11 +42,10 @@ struct by_commutativity : tag {
   static_assert(is_tree_v<Commutative> && is_tree_v<NonCommutative>,
                 "cascade::tree::by_commutativity: both arguments must be tree tags, e.g. "
                 "by_commutativity<tree::sequential, tree::shuffle>");
-  static_assert(NonCommutative::preserves_order,
-                "cascade::tree::by_commutativity: the second tree serves non-commutative ops and must preserve "
-                "operand order; use tree::shuffle, tree::interleaved, tree::interleaved_strided or tree::cub_block");
+  static_assert(detail::require_order_preserving_choice<NonCommutative::preserves_order, NonCommutative>::value);
   static_assert(!Commutative::per_thread_results && !NonCommutative::per_thread_results,
                 "cascade::tree::by_commutativity: tree::none cannot be one of the choices; name it directly");
+  static constexpr char const* name = "tree::by_commutativity";
   static constexpr bool preserves_order = true;  // whichever op comes, the tree it gets keeps order if needed
 };
 

@@ -11,6 +11,7 @@
 namespace cascade::tree {
 
 struct cub_block : tag {
+  static constexpr char const* name = "tree::cub_block";
   static constexpr bool preserves_order = true;
 };
 

@@ -17,6 +17,7 @@
 namespace cascade::tree {
 
 struct interleaved : tag {
+  static constexpr char const* name = "tree::interleaved";
   static constexpr bool preserves_order = true;
 };
 

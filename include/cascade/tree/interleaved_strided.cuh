@@ -11,6 +11,7 @@
 namespace cascade::tree {
 
 struct interleaved_strided : tag {
+  static constexpr char const* name = "tree::interleaved_strided";
   static constexpr bool preserves_order = true;
 };
 

@@ -9,6 +9,7 @@
 namespace cascade::tree {
 
 struct none : tag {
+  static constexpr char const* name = "tree::none";
   // Order is whatever the atomics make of it.
   static constexpr bool preserves_order = false;
   static constexpr bool per_thread_results = true;
@@ -17,15 +18,6 @@ struct none : tag {
 }  // namespace cascade::tree
 
 namespace cascade::detail {
-
-template <class Op>
-struct tree_order_check<tree::none, Op> {
-  static_assert(is_commutative_v<Op>,
-                "cascade: tree::none (every thread's value straight to finish::atomic) reorders operands, and the op is cascade::non_commutative; use "
-                "tree::shuffle, tree::interleaved, tree::interleaved_strided or tree::cub_block, or "
-                "cascade::default_policy, which picks an order-preserving tree by itself");
-  static constexpr bool value = true;
-};
 
 template <int BlockSize, class T>
 struct block_reduce<tree::none, BlockSize, T> {

@@ -17,7 +17,9 @@
 namespace cascade::tree {
 
 struct redux : tag {
+  static constexpr char const* name = "tree::redux";
   static constexpr bool preserves_order = true;
+  static constexpr int native_arch = 80;  // redux.sync
 };
 
 }  // namespace cascade::tree

@@ -17,21 +17,13 @@
 namespace cascade::tree {
 
 struct sequential : tag {
+  static constexpr char const* name = "tree::sequential";
   static constexpr bool preserves_order = false;
 };
 
 }  // namespace cascade::tree
 
 namespace cascade::detail {
-
-template <class Op>
-struct tree_order_check<tree::sequential, Op> {
-  static_assert(is_commutative_v<Op>,
-                "cascade: tree::sequential (sequential addressing, x[i] op x[i + s]) reorders operands, and the op is cascade::non_commutative; use "
-                "tree::shuffle, tree::interleaved, tree::interleaved_strided or tree::cub_block, or "
-                "cascade::default_policy, which picks an order-preserving tree by itself");
-  static constexpr bool value = true;
-};
 
 template <int BlockSize, class T>
 struct block_reduce<tree::sequential, BlockSize, T> {

@@ -13,6 +13,7 @@
 namespace cascade::tree {
 
 struct shuffle : tag {
+  static constexpr char const* name = "tree::shuffle";
   static constexpr bool preserves_order = true;
 };
 

@@ -1,17 +1,21 @@
 // cascade/tree/tag.cuh: what every tree strategy (how a block combines its threads' values) shares.
 //
-// A strategy is a tag type deriving from cascade::tree::tag, plus a specialization of
-// cascade::detail::block_reduce<Tag, BlockSize, T> with the one interface the kernels call:
+// A strategy is a tag type deriving from cascade::tree::tag, with a `name` and the properties below,
+// plus a specialization of cascade::detail::block_reduce<Tag, BlockSize, T> with the one interface
+// the kernels call:
 //
 //   struct storage;                                          // shared memory it needs
 //   template <class Op>
 //   __device__ T operator()(storage&, T thread_value, int num_valid, Op op) const;
 //
 // Threads [0, num_valid) hold a value (a valid prefix of the block); the result is valid in thread 0.
+// cascade's own trees are listed once, in tree/all.cuh: tests, bench, tuner and the compile-time
+// messages that name alternatives go through that list.
 #pragma once
 
 #include <cuda/std/type_traits>
 
+#include "../detail/type_list.cuh"
 #include "../non_commutative.cuh"
 
 namespace cascade::tree {
@@ -21,6 +25,10 @@ struct tag {
   static constexpr bool preserves_order = false;
   // Whether every thread's value goes to the finish instead of one value per block (tree::none).
   static constexpr bool per_thread_results = false;
+  // The oldest compute capability (x 10) on which it runs its own code path; older devices take the
+  // fallback its header names (tree::redux: shuffles below 8.0).
+  static constexpr int native_arch = 0;
+  // Each tree also says `static constexpr char const* name = "tree::...";`.
 };
 
 template <class T>
@@ -45,15 +53,39 @@ struct resolve_tree {
 template <class Tree, class Op>
 using resolve_tree_t = typename resolve_tree<Tree, Op>::type;
 
-// Checked by the dispatch layer for every call: a tree that reorders operands cannot serve an op
-// marked non_commutative. Reordering trees specialize it to name themselves in the message.
-template <class Tree, class Op>
-struct tree_order_check {
-  static_assert(Tree::preserves_order || is_commutative_v<Op>,
-                "cascade: the policy's tree reorders operands, and the op is cascade::non_commutative; use an "
-                "order-preserving tree (tree::shuffle, tree::interleaved, tree::interleaved_strided, tree::redux "
-                "or tree::cub_block), or cascade::default_policy, which picks one by itself");
-  static constexpr bool value = true;
+// tree_registry<D>::type is tree::all (tree/all.cuh defines it). Dependent on D so that it is looked
+// up only where a check fails and wants to name alternatives: a file that includes one tree does
+// not pull in every tree.
+template <class Dependent>
+struct tree_registry;
+
+template <class Tree>
+struct preserves_order_of : cuda::std::bool_constant<Tree::preserves_order> {};
+
+// The failed check's message, with the order-preserving trees of the registry in the compiler's
+// "[with Rejected=..., Alternatives=<...>]" line right below it (C++20's static_assert takes only a
+// literal message, so the list cannot be in the text itself).
+template <class Rejected, class Alternatives>
+struct reject_reordering_tree;
+template <class Rejected, class... Alternatives>
+struct reject_reordering_tree<Rejected, type_list<Alternatives...>> {
+  static_assert(sizeof...(Alternatives) < 0,
+                "cascade: the policy's tree (Rejected, below) reorders operands, and the op is "
+                "cascade::non_commutative; use one of the order-preserving trees listed below as Alternatives, or "
+                "cascade::default_policy, which picks one by itself");
+  static constexpr bool value = true;  // reported above; no second error
 };
+
+template <bool Ok, class Tree>
+struct require_order_preserving_tree : cuda::std::true_type {};
+template <class Tree>
+struct require_order_preserving_tree<false, Tree>
+    : reject_reordering_tree<Tree, filter_t<typename tree_registry<Tree>::type, preserves_order_of>> {};
+
+// Checked by the dispatch layer for every call: a tree that reorders operands cannot serve an op
+// marked non_commutative.
+template <class Tree, class Op>
+inline constexpr bool tree_order_ok =
+    require_order_preserving_tree<Tree::preserves_order || is_commutative_v<Op>, Tree>::value;
 
 }  // namespace cascade::detail

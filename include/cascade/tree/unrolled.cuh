@@ -13,21 +13,13 @@
 namespace cascade::tree {
 
 struct unrolled : tag {
+  static constexpr char const* name = "tree::unrolled";
   static constexpr bool preserves_order = false;
 };
 
 }  // namespace cascade::tree
 
 namespace cascade::detail {
-
-template <class Op>
-struct tree_order_check<tree::unrolled, Op> {
-  static_assert(is_commutative_v<Op>,
-                "cascade: tree::unrolled (sequential addressing, fully unrolled) reorders operands, and the op is cascade::non_commutative; use "
-                "tree::shuffle, tree::interleaved, tree::interleaved_strided or tree::cub_block, or "
-                "cascade::default_policy, which picks an order-preserving tree by itself");
-  static constexpr bool value = true;
-};
 
 template <int BlockSize, class T>
 struct block_reduce<tree::unrolled, BlockSize, T> {

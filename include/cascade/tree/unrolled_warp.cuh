@@ -14,21 +14,13 @@
 namespace cascade::tree {
 
 struct unrolled_warp : tag {
+  static constexpr char const* name = "tree::unrolled_warp";
   static constexpr bool preserves_order = false;
 };
 
 }  // namespace cascade::tree
 
 namespace cascade::detail {
-
-template <class Op>
-struct tree_order_check<tree::unrolled_warp, Op> {
-  static_assert(is_commutative_v<Op>,
-                "cascade: tree::unrolled_warp (sequential addressing with an unrolled last warp) reorders operands, and the op is cascade::non_commutative; use "
-                "tree::shuffle, tree::interleaved, tree::interleaved_strided or tree::cub_block, or "
-                "cascade::default_policy, which picks an order-preserving tree by itself");
-  static constexpr bool value = true;
-};
 
 template <int BlockSize, class T>
 struct block_reduce<tree::unrolled_warp, BlockSize, T> {

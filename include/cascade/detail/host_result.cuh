@@ -1,0 +1,96 @@
+// cascade/detail/host_result.cuh: reduce() to the host: the device writes the result into a
+// page-locked block and raises a flag there, and the host spins on the flag.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cuda/std/cstdint>
+
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+
+#include "../error.cuh"
+#include "capture.cuh"
+#include "device.cuh"
+#include "dispatch.cuh"
+#include "pinned.cuh"
+
+namespace cascade::detail {
+
+// Where reduce() has the device write its result: a page-locked host block (detail/pinned.cuh) that
+// the device writes through the unified address space, [ready flag | result]. The final store of
+// every finish goes through this iterator, which writes the value, fences at system scope and then
+// raises the flag, so the host can spin on the flag instead of waiting for the stream to drain. An
+// iterator rather than T*: finishes that accumulate into a T* output (finish::atomic) keep their
+// atomics in device memory and store only the final value here.
+template <class T>
+struct host_result {
+  T* slot;
+  unsigned volatile* ready;
+  struct writer {
+    host_result const& to;
+    __device__ writer const& operator=(T const& value) const {
+      *to.slot = value;
+      __threadfence_system();  // the value reaches the host before the flag does
+      *to.ready = 1u;
+      return *this;
+    }
+  };
+  __device__ writer operator*() const { return {*this}; }
+};
+
+// Waits until the device has raised `ready`, checking the stream now and then so that a kernel that
+// faulted (or a stream that drained without writing) raises cuda_error instead of spinning forever.
+inline void wait_for_result(unsigned volatile const* ready, cudaStream_t stream) {
+  for (unsigned spin = 1; *ready == 0u; ++spin) {
+    if (spin % 512 != 0) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+      continue;
+    }
+    cudaError_t state;
+    {
+      relaxed_capture_mode relaxed;  // another thread's global-mode capture would forbid the query
+      state = cudaStreamQuery(stream);
+    }
+    if (state == cudaErrorNotReady) continue;
+    check_cuda(state, "cudaStreamQuery (waiting for the result)");
+    if (*ready == 0u)
+      throw cuda_error(cudaErrorUnknown, "cascade::reduce: the stream drained without the result being written");
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);
+}
+
+// reduce over [first, first + n) (n >= 0 checked by the caller): the form the other algorithms
+// (argmin, transform_reduce, ...) call with iterators of their own that only need operator[].
+template <class Policy, class It, class T, class Op>
+T reduce_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op) {
+  if (n == 0) return init;
+  cudaStream_t const stream = policy.stream();
+  current_device();  // a clear cuda_error when there is no device, before any allocation
+  if (is_capturing(stream))  // before anything is enqueued: the capture stays valid
+    throw std::logic_error(
+        "cascade::reduce returns its result to the host, which a stream being captured into a graph cannot do; "
+        "capture cascade::reduce_into (the result to device memory) instead");
+  constexpr std::size_t offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
+  void* const block = pinned_acquire(offset + sizeof(T));
+  auto* const ready = static_cast<unsigned volatile*>(block);
+  T* const slot = reinterpret_cast<T*>(static_cast<unsigned char*>(block) + offset);
+  *ready = 0u;
+  try {
+    dispatch_reduce_into(policy, first, n, host_result<T>{slot, ready}, init, op);
+    wait_for_result(ready, stream);
+  } catch (...) {
+    (void)cudaStreamSynchronize(stream);  // enqueued work may still write the block
+    pinned_release(block);
+    throw;
+  }
+  T result;
+  std::memcpy(&result, slot, sizeof(T));
+  pinned_release(block);  // the flag was the kernel's last write to the block
+  return result;
+}
+
+}  // namespace cascade::detail
