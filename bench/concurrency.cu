@@ -90,16 +90,15 @@ finish_entry entry(char const* name) {
           [](setup& s) { reduce_into(P{}.on(s.a), s.d, s.d + s.n, s.d_out, 0.0f, plus{}); }};
 }
 
+// Every finish of the registry (cascade/finish/all.cuh), then default_policy.
 std::vector<finish_entry> finishes() {
-  return {entry<bench_policy<finish::recursive>>("recursive"),
-          entry<bench_policy<finish::atomic>>("atomic"),
-          entry<bench_policy<finish::host>>("host"),
-          entry<bench_policy<finish::two_pass>>("two_pass"),
-          entry<bench_policy<finish::last_block>>("last_block"),
-          entry<bench_policy<finish::flagged>>("flagged"),
-          entry<bench_policy<finish::cooperative>>("cooperative"),
-          entry<bench_policy<finish::cluster>>("cluster"),
-          entry<default_policy>("default")};
+  std::vector<finish_entry> all;
+  cascade::detail::for_each_type(finish::all{}, [&](auto f) {
+    using Finish = decltype(f);
+    all.push_back(entry<bench_policy<Finish>>(Finish::name + std::string("finish::").size()));
+  });
+  all.push_back(entry<default_policy>("default"));
+  return all;
 }
 
 std::string loading_mode() {

@@ -52,13 +52,11 @@ int main(int argc, char** argv) {
     double const cub_cold = t.median_us([&] { in.cub_sum(); }, cascade_bench::mode::cold);
     in.cub_sum();
     float const cub_result = in.read_out();
-    rows.push_back(measure<finish::recursive>(t, in, "recursive", cub_hot, cub_cold, cub_result));
-    rows.push_back(measure<finish::atomic>(t, in, "atomic", cub_hot, cub_cold, cub_result));
-    rows.push_back(measure<finish::host>(t, in, "host", cub_hot, cub_cold, cub_result));
-    rows.push_back(measure<finish::two_pass>(t, in, "two_pass", cub_hot, cub_cold, cub_result));
-    rows.push_back(measure<finish::last_block>(t, in, "last_block", cub_hot, cub_cold, cub_result));
-    rows.push_back(measure<finish::flagged>(t, in, "flagged", cub_hot, cub_cold, cub_result));
-    rows.push_back(measure<finish::cooperative>(t, in, "cooperative", cub_hot, cub_cold, cub_result));
+    // every finish of the registry (cascade/finish/all.cuh)
+    cascade::detail::for_each_type(finish::all{}, [&](auto f) {
+      using Finish = decltype(f);
+      rows.push_back(measure<Finish>(t, in, Finish::name + std::string("finish::").size(), cub_hot, cub_cold, cub_result));
+    });
   }
   std::printf("%s (%d SMs), CUDA runtime %d, driver %s, %s\n", env.gpu.c_str(), env.sm_count, env.runtime,
               options.driver.c_str(), env.date.c_str());

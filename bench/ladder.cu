@@ -82,31 +82,24 @@ constexpr g80_row g80[] = {
 };
 
 template <class T, class Tree, int Coarse>
-void tree_row(timer& t, device_input<T>& in, char const* tree_name, T cub_result, std::vector<measurement>& out) {
+void tree_row(timer& t, device_input<T>& in, T cub_result, std::vector<measurement>& out) {
   // tree::none pairs only with finish::atomic
   using Finish = std::conditional_t<Tree::per_thread_results, finish::atomic, finish::recursive>;
+  std::string const name = std::string(Tree::name).substr(std::string("tree::").size());
   out.push_back(measure<T, policy<256, Coarse, Tree, Finish>>(
-      t, in, "trees", std::string(tree_name) + " <256, " + std::to_string(Coarse) + ">", in.n <= (1 << 22), cub_result));
+      t, in, "trees", name + " <256, " + std::to_string(Coarse) + ">", in.n <= (1 << 22), cub_result));
 }
 
+// Every tree of the registry (cascade/tree/all.cuh), coarse factors 1 and 8.
 template <class T>
 void trees_at(timer& t, long long n, std::vector<measurement>& out) {
   device_input<T> in(n);
   T cub_result{};
   reference_rows(t, in, "trees", n <= (1 << 22), out, cub_result);
-#define CASCADE_TREE_ROWS(name)                              \
-  tree_row<T, tree::name, 1>(t, in, #name, cub_result, out); \
-  tree_row<T, tree::name, 8>(t, in, #name, cub_result, out);
-  CASCADE_TREE_ROWS(interleaved)
-  CASCADE_TREE_ROWS(interleaved_strided)
-  CASCADE_TREE_ROWS(sequential)
-  CASCADE_TREE_ROWS(unrolled_warp)
-  CASCADE_TREE_ROWS(unrolled)
-  CASCADE_TREE_ROWS(shuffle)
-  CASCADE_TREE_ROWS(redux)
-  CASCADE_TREE_ROWS(cub_block)
-  CASCADE_TREE_ROWS(none)
-#undef CASCADE_TREE_ROWS
+  cascade::detail::for_each_type(tree::all{}, [&](auto tree) {
+    tree_row<T, decltype(tree), 1>(t, in, cub_result, out);
+    tree_row<T, decltype(tree), 8>(t, in, cub_result, out);
+  });
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <typeinfo>
 #include <vector>
@@ -36,15 +37,20 @@ namespace finish = cascade::finish;
 template <class Finish, class Tree = tree::shuffle>
 using pol = cascade::policy<256, 4, Tree, Finish>;
 
-// host first: the process's very first capture then meets an empty page-locked cache
-#define CASCADE_EVERY_FINISH(B, C)                                                                             \
-  cascade::policy<B, C, tree::shuffle, finish::host>, cascade::policy<B, C, tree::shuffle, finish::recursive>, \
-      cascade::policy<B, C, tree::shuffle, finish::two_pass>,                                                  \
-      cascade::policy<B, C, tree::shuffle, finish::last_block>,                                                \
-      cascade::policy<B, C, tree::shuffle, finish::flagged>,                                                   \
-      cascade::policy<B, C, tree::shuffle, finish::cooperative>,                                               \
-      cascade::policy<B, C, tree::shuffle, finish::cluster>, cascade::policy<B, C, tree::shuffle, finish::atomic>, \
-      cascade::policy<B, C, tree::none, finish::atomic>, cascade::default_policy
+// Every finish of the registry with tree::shuffle, tree::none with each finish that takes per-thread
+// values, and default_policy. host first: the process's very first capture then meets an empty
+// page-locked cache.
+template <class Finish>
+struct not_host : std::bool_constant<!std::is_same_v<Finish, finish::host>> {};
+template <class Finish>
+struct takes_per_thread : std::bool_constant<Finish::accepts_per_thread_results> {};
+template <int B, int C, class... Fs, class... Ps>
+std::tuple<cascade::policy<B, C, tree::shuffle, finish::host>, cascade::policy<B, C, tree::shuffle, Fs>...,
+           cascade::policy<B, C, tree::none, Ps>..., cascade::default_policy>
+    every_finish_impl(cascade::detail::type_list<Fs...>, cascade::detail::type_list<Ps...>);
+template <int B, int C>
+using every_finish = decltype(every_finish_impl<B, C>(cascade::detail::filter_t<finish::all, not_host>{},
+                                                      cascade::detail::filter_t<finish::all, takes_per_thread>{}));
 
 // Captures f() on `stream` (global mode, as a user would) into a graph; the capture is ended whatever
 // f throws, and the failure comes back as text.
@@ -91,8 +97,8 @@ long long sum_of(std::vector<int> const& xs) {
 
 TEST_SUITE("gpu") {
 
-TEST_CASE_TEMPLATE("captured: 1000 replays, input changed between them, two graphs of one policy at once", P,
-                   CASCADE_EVERY_FINISH(256, 4)) {
+TEST_CASE_TEMPLATE_DEFINE("captured: 1000 replays, input changed between them, two graphs of one policy at once", P,
+                          captured_replays) {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0xc0de);
   std::uniform_int_distribution<int> ints(-1000, 1000);
@@ -229,8 +235,8 @@ TEST_CASE("while another thread captures in global mode, prepared first calls th
   CHECK(host == static_cast<double>(sum_of(xs)));
 }
 
-TEST_CASE_TEMPLATE("beside a busy stream, a prepared call returns while the other kernel runs (cooperative waits)", P,
-                   CASCADE_EVERY_FINISH(128, 3)) {
+TEST_CASE_TEMPLATE_DEFINE("beside a busy stream, a prepared call returns while the other kernel runs (cooperative waits)",
+                          P, beside_busy) {
   long long const n = 1000003;
   std::vector<int> xs(n);
   for (long long i = 0; i < n; ++i) xs[i] = static_cast<int>(i % 13) - 6;
@@ -264,5 +270,8 @@ TEST_CASE_TEMPLATE("beside a busy stream, a prepared call returns while the othe
   CHECK(to_host == sum_of(xs) + 4);
   CHECK(done[0] == 17);
 }
+
+TEST_CASE_TEMPLATE_APPLY(captured_replays, every_finish<256, 4>);
+TEST_CASE_TEMPLATE_APPLY(beside_busy, every_finish<128, 3>);
 
 }  // TEST_SUITE("gpu")

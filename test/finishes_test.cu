@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string_view>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -22,19 +23,19 @@
 #include "support/policies.cuh"
 #include "support/references.cuh"
 #include "support/seed.hpp"
+#include "support/strategies.cuh"
 
-#ifndef CASCADE_TEST_FINISH
-#error "define CASCADE_TEST_FINISH, e.g. -DCASCADE_TEST_FINISH=last_block"
+#if !defined(CASCADE_TEST_FINISH_INDEX) || !defined(CASCADE_TEST_FINISH)
+#error "define CASCADE_TEST_FINISH_INDEX and CASCADE_TEST_FINISH, e.g. -DCASCADE_TEST_FINISH_INDEX=4 -DCASCADE_TEST_FINISH=last_block"
 #endif
 
 namespace {
 
 using namespace cascade_test;
-using finish = cascade::finish::CASCADE_TEST_FINISH;
-constexpr bool is_atomic = std::is_same_v<finish, cascade::finish::atomic>;
-#define CASCADE_STR2(x) #x
-#define CASCADE_STR(x) CASCADE_STR2(x)
-constexpr char const* finish_name = CASCADE_STR(CASCADE_TEST_FINISH);
+using finish = cascade::detail::at_t<CASCADE_TEST_FINISH_INDEX, finishes>;
+static_assert(std::string_view(finish::name).ends_with(CASCADE_TEST_STR(CASCADE_TEST_FINISH)),
+              "test/meson.build's finish names and support/strategies.cuh's lists disagree");
+constexpr char const* finish_name = finish::name;
 
 template <class Tree, int B, int C>
 using pol = cascade::policy<B, C, Tree, finish>;
@@ -47,22 +48,15 @@ void for_tree_shapes(F& f) {
   f(pol<Tree, 1024, 2>{});
 }
 
-// tree::none (one atomic per thread into a single address) is checked up to n = 2^17: beyond, the
-// contention of its compare-and-swap path costs minutes and proves nothing new.
+// Every tree of the registry that can feed this finish. Per-thread trees (tree::none: one atomic per
+// thread into a single address) are checked up to n = 2^17: beyond, the contention of its
+// compare-and-swap path costs minutes and proves nothing new.
 template <class F>
 void for_each_tree_policy(F f, long long n) {
-  namespace t = cascade::tree;
-  for_tree_shapes<t::interleaved>(f);
-  for_tree_shapes<t::interleaved_strided>(f);
-  for_tree_shapes<t::sequential>(f);
-  for_tree_shapes<t::unrolled_warp>(f);
-  for_tree_shapes<t::unrolled>(f);
-  for_tree_shapes<t::shuffle>(f);
-  for_tree_shapes<t::redux>(f);
-  for_tree_shapes<t::cub_block>(f);
-  if constexpr (is_atomic) {
-    if (n <= (1 << 17)) for_tree_shapes<t::none>(f);
-  }
+  cascade::detail::for_each_type(trees_for<finish>{}, [&](auto tree) {
+    using Tree = decltype(tree);
+    if (!Tree::per_thread_results || n <= (1 << 17)) for_tree_shapes<Tree>(f);
+  });
 }
 
 // 8 bytes, no native atomic: finish::atomic takes its compare-and-swap path.
@@ -161,8 +155,8 @@ TEST_CASE("iterator kinds and sizes beyond 2^32") {
   }
 }
 
-TEST_CASE("float results are bitwise identical over 20 runs (every finish but atomic)") {
-  if constexpr (!is_atomic) {
+TEST_CASE("float results are bitwise identical over 20 runs (every deterministic finish)") {
+  if constexpr (finish::deterministic) {
     CASCADE_SEED_INFO();
     std::mt19937_64 rng(base_seed() ^ 0x5003);
     std::uniform_real_distribution<float> reals(-1, 1);

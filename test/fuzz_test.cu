@@ -1,6 +1,7 @@
 // Differential fuzzing against cub::DeviceReduce. One finishing strategy per executable
-// (CASCADE_TEST_FINISH); its policies are every tree in two shapes drawn from the policy space
-// (block sizes 32..1024, coarse factors 1..32, odd ones too; the draw differs per finish), and each
+// (CASCADE_TEST_FINISH, from support/strategies.cuh); its policies are every tree that can feed it,
+// in two shapes drawn from the policy space (block sizes 32..1024, coarse factors 1..32, odd ones
+// too; the draw differs per finish), and each
 // case draws a policy, a type and op, a size (tiny, around a tile boundary, or log-uniform up to
 // 2^21), a start offset into a buffer (so 1-, 4- and 8-byte items start misaligned for vector
 // loads), the call and the stream: reduce, reduce_into, reduce_into captured into a graph and replayed
@@ -26,6 +27,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -33,30 +35,30 @@
 #include "support/busy.cuh"
 #include "support/references.cuh"
 #include "support/seed.hpp"
+#include "support/strategies.cuh"
 
-#ifndef CASCADE_TEST_FINISH
-#error "define CASCADE_TEST_FINISH, e.g. -DCASCADE_TEST_FINISH=flagged"
+#if !defined(CASCADE_TEST_FINISH_INDEX) || !defined(CASCADE_TEST_FINISH)
+#error "define CASCADE_TEST_FINISH_INDEX and CASCADE_TEST_FINISH, e.g. -DCASCADE_TEST_FINISH_INDEX=5 -DCASCADE_TEST_FINISH=flagged"
 #endif
 
 namespace {
 
 using namespace cascade_test;
 namespace tree = cascade::tree;
-using finish = cascade::finish::CASCADE_TEST_FINISH;
-#define CASCADE_STR2(x) #x
-#define CASCADE_STR(x) CASCADE_STR2(x)
-constexpr char const* finish_name = CASCADE_STR(CASCADE_TEST_FINISH);
-constexpr bool is_atomic = std::is_same_v<finish, cascade::finish::atomic>;
+using finish = cascade::detail::at_t<CASCADE_TEST_FINISH_INDEX, finishes>;
+static_assert(std::string_view(finish::name).ends_with(CASCADE_TEST_STR(CASCADE_TEST_FINISH)),
+              "test/meson.build's finish names and support/strategies.cuh's lists disagree");
+// The bare name ("recursive"): it seeds the shapes below, as it always has.
+constexpr char const* finish_name = CASCADE_TEST_STR(CASCADE_TEST_FINISH);
 
+// Every tree of the registry (and the test tree's toy) that can feed this finish.
+using fuzz_trees = trees_for<finish>;
+constexpr int tree_count = static_cast<int>(fuzz_trees::size);
 template <class... Ts>
-struct type_list {};
-
-using trees = type_list<tree::interleaved, tree::interleaved_strided, tree::sequential, tree::unrolled_warp,
-                        tree::unrolled, tree::shuffle, tree::redux, tree::cub_block, tree::none>;
-constexpr char const* tree_names[] = {"interleaved", "interleaved_strided", "sequential", "unrolled_warp",
-                                      "unrolled",    "shuffle",             "redux",      "cub_block",
-                                      "none"};
-constexpr int tree_count = is_atomic ? 9 : 8;  // tree::none only feeds finish::atomic
+constexpr auto per_thread_flags(cascade::detail::type_list<Ts...>) {
+  return std::array<bool, sizeof...(Ts)>{Ts::per_thread_results...};
+}
+constexpr auto per_thread_tree = per_thread_flags(fuzz_trees{});
 constexpr int shapes_per_tree = 2;
 constexpr int policy_count = tree_count * shapes_per_tree;
 
@@ -79,20 +81,9 @@ constexpr unsigned shape_draw(int i) {
 constexpr int block_of(int i) { return 32 << (shape_draw(i) % 6); }
 constexpr int coarse_of(int i) { return coarse_choices[(shape_draw(i) >> 8) % 8]; }
 
-template <int I, class... Ts>
-struct nth;
-template <class T, class... Ts>
-struct nth<0, T, Ts...> {
-  using type = T;
-};
-template <int I, class T, class... Ts>
-struct nth<I, T, Ts...> : nth<I - 1, Ts...> {};
-template <int I, class... Ts>
-auto tree_at(type_list<Ts...>) -> typename nth<I, Ts...>::type;
-
 template <int I>
 using policy_at =
-    cascade::policy<block_of(I), coarse_of(I), decltype(tree_at<I / shapes_per_tree>(trees{})), finish>;
+    cascade::policy<block_of(I), coarse_of(I), cascade::detail::at_t<I / shapes_per_tree, fuzz_trees>, finish>;
 
 // The types and ops a case can draw.
 enum class kind { int32_plus, int8_plus, float_plus, double_plus, int64_max, count };
@@ -180,7 +171,7 @@ fuzz_case draw(std::uint64_t case_seed, long long max_n) {
     c.n = static_cast<long long>(std::exp2(std::uniform_real_distribution<double>(0, std::log2(double(max_n)))(rng)));
   }
   c.n = std::clamp(c.n, 0ll, max_n);
-  if (std::is_same_v<finish, cascade::finish::atomic> && c.policy / shapes_per_tree == 8)
+  if (per_thread_tree[c.policy / shapes_per_tree])
     c.n = std::min(c.n, 1ll << 17);  // tree::none: one atomic a thread; beyond, contention costs minutes
   c.offset = uniform(0, 63);
   long long const h = uniform(0, 99);
@@ -193,8 +184,8 @@ fuzz_case draw(std::uint64_t case_seed, long long max_n) {
 template <int I>
 std::string policy_text() {
   using P = policy_at<I>;
-  return "policy<" + std::to_string(P::block_size) + ", " + std::to_string(P::coarse_factor) + ", tree::" +
-         tree_names[I / shapes_per_tree] + ", finish::" + finish_name + ">";
+  return "policy<" + std::to_string(P::block_size) + ", " + std::to_string(P::coarse_factor) + ", " +
+         P::tree_type::name + ", " + P::finish_type::name + ">";
 }
 
 template <std::size_t... I>
@@ -365,7 +356,7 @@ TEST_CASE("differential fuzz against cub::DeviceReduce") {
   }
   CASCADE_CUDA_CHECK(cudaStreamDestroy(stream));
   CASCADE_CUDA_CHECK(cudaStreamDestroy(busy));
-  MESSAGE("[figures] fuzz finish::", std::string(finish_name), ": ", ran, " cases over ", policy_count, " policies, ", items,
+  MESSAGE("[figures] fuzz ", std::string(finish::name), ": ", ran, " cases over ", policy_count, " policies, ", items,
           " items; ", per_call[0], " reduce, ", per_call[1], " reduce_into, ", per_call[2], " captured (3 replays each), ",
           per_call[3], " beside a busy stream (", r.waited_not, " done while it still ran)");
 }

@@ -1,5 +1,6 @@
 // Operand order: ops marked cascade::non_commutative under every order-preserving tree with one
-// finishing strategy (chosen at build time, CASCADE_TEST_FINISH; one executable per finish), several
+// finishing strategy (chosen at build time from support/strategies.cuh's list; one executable per
+// finish; a finish that reorders runs only the default_policy checks), several
 // block sizes and coarse factors, and default_policy, must give exactly the left-to-right fold:
 // 2x2 matrix product mod 2^32 and (hash, length) concatenation on random data against a host fold,
 // "keep the right operand" on counting iterators beyond 2^32. Reordering trees and finish::atomic
@@ -13,21 +14,25 @@
 #include <cstdint>
 #include <cstdlib>
 #include <random>
-#include <typeinfo>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "support/noncommutative_ops.cuh"
 #include "support/seed.hpp"
+#include "support/strategies.cuh"
 
-#ifndef CASCADE_TEST_FINISH
-#error "define CASCADE_TEST_FINISH, e.g. -DCASCADE_TEST_FINISH=recursive"
+#if !defined(CASCADE_TEST_FINISH_INDEX) || !defined(CASCADE_TEST_FINISH)
+#error "define CASCADE_TEST_FINISH_INDEX and CASCADE_TEST_FINISH, e.g. -DCASCADE_TEST_FINISH_INDEX=0 -DCASCADE_TEST_FINISH=recursive"
 #endif
 
 namespace {
 
 using namespace cascade_test;
-using finish = cascade::finish::CASCADE_TEST_FINISH;
+using finish = cascade::detail::at_t<CASCADE_TEST_FINISH_INDEX, finishes>;
+static_assert(std::string_view(finish::name).ends_with(CASCADE_TEST_STR(CASCADE_TEST_FINISH)),
+              "test/meson.build's finish names and support/strategies.cuh's lists disagree");
 
 template <class Tree, int B, int C>
 using pol = cascade::policy<B, C, Tree, finish>;
@@ -39,15 +44,16 @@ void for_shapes(F& f) {
   f(pol<Tree, 1024, 3>{});
 }
 
+// Every order-preserving tree of the registry (and the test tree's toy) in three shapes, and
+// default_policy's shape; nothing when the finish reorders (compile_fail checks that it is refused).
 template <class F>
 void for_each_ordered_policy(F f) {
-  namespace t = cascade::tree;
-  for_shapes<t::interleaved>(f);
-  for_shapes<t::interleaved_strided>(f);
-  for_shapes<t::shuffle>(f);
-  for_shapes<t::redux>(f);
-  for_shapes<t::cub_block>(f);
-  f(cascade::policy<256, 16, t::by_commutativity<t::sequential, t::shuffle>, finish>{});  // default_policy's shape
+  if constexpr (finish::preserves_order) {
+    namespace t = cascade::tree;
+    cascade::detail::for_each_type(cascade::detail::filter_t<trees, keeps_order>{},
+                                   [&](auto tree) { for_shapes<decltype(tree)>(f); });
+    f(cascade::policy<256, 16, t::by_commutativity<t::sequential, t::shuffle>, finish>{});  // default_policy's shape
+  }
 }
 
 std::vector<long long> sizes(std::mt19937_64& rng) {
@@ -78,7 +84,7 @@ void check_in_order(std::vector<T> const& xs, T init, Op op, T unit) {
     using P = decltype(policy);
     CAPTURE(P::block_size);
     CAPTURE(P::coarse_factor);
-    CAPTURE(typeid(typename P::tree_type).name());
+    CAPTURE(std::string(P::tree_type::name));
     CHECK(cascade::reduce(policy, p, p + n, init, marked) == expected);
   });
   CHECK(cascade::reduce(cascade::default_policy{}, p, p + n, init, marked) == expected);
@@ -141,7 +147,11 @@ TEST_CASE("keep-right over counting iterators: the last item, beyond 2^32") {
     thrust::counting_iterator<std::uint64_t> count(0);
     auto const op = cascade::non_commutative(keep_right{});
     CHECK(cascade::reduce(cascade::default_policy{}, count, count + n, std::uint64_t(7), op) == n - 1);
-    CHECK(cascade::reduce(pol<cascade::tree::interleaved, 256, 8>{}, count, count + n, std::uint64_t(7), op) == n - 1);
+    [&](auto f) {  // generic, so that a finish that reorders never instantiates the call
+      if constexpr (decltype(f)::preserves_order)
+        CHECK(cascade::reduce(cascade::policy<256, 8, cascade::tree::interleaved, decltype(f)>{}, count, count + n,
+                              std::uint64_t(7), op) == n - 1);
+    }(finish{});
   }
 }
 

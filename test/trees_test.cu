@@ -1,5 +1,5 @@
-// One tree strategy (chosen at build time, CASCADE_TEST_TREE; one executable per tree so they build
-// in parallel) over block sizes 32..1024 x coarse factors 1, 2, 8 x int32, float, double and a
+// One tree strategy (chosen at build time from support/strategies.cuh's list: cascade's registry and
+// the test tree's toy; one executable per tree so they build in parallel) over block sizes 32..1024 x coarse factors 1, 2, 8 x int32, float, double and a
 // 16-byte struct with its own op, at sizes with partial last tiles, against CUB and a host fold.
 // Finish: recursive; for tree::none, atomic (its only partner), without the 16-byte struct.
 #include <doctest/doctest.h>
@@ -11,15 +11,17 @@
 #include <cstdint>
 #include <cstdlib>
 #include <random>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "support/policies.cuh"
 #include "support/references.cuh"
 #include "support/seed.hpp"
+#include "support/strategies.cuh"
 
-#ifndef CASCADE_TEST_TREE
-#error "define CASCADE_TEST_TREE, e.g. -DCASCADE_TEST_TREE=shuffle"
+#if !defined(CASCADE_TEST_TREE_INDEX) || !defined(CASCADE_TEST_TREE)
+#error "define CASCADE_TEST_TREE_INDEX and CASCADE_TEST_TREE, e.g. -DCASCADE_TEST_TREE_INDEX=5 -DCASCADE_TEST_TREE=shuffle"
 #endif
 
 namespace cascade_test_trees {
@@ -46,13 +48,13 @@ namespace {
 using namespace cascade_test;
 using cascade_test_trees::stats;
 using cascade_test_trees::stats_op;
-using tree = cascade::tree::CASCADE_TEST_TREE;
+using tree = cascade::detail::at_t<CASCADE_TEST_TREE_INDEX, trees>;
 // tree::none hands per-thread values to the finish, which only finish::atomic accepts.
 constexpr bool per_thread = tree::per_thread_results;
 using finish = std::conditional_t<per_thread, cascade::finish::atomic, cascade::finish::recursive>;
-#define CASCADE_STR2(x) #x
-#define CASCADE_STR(x) CASCADE_STR2(x)
-constexpr char const* tree_name = CASCADE_STR(CASCADE_TEST_TREE);
+constexpr char const* tree_name = tree::name;
+static_assert(std::string_view(tree::name).ends_with(CASCADE_TEST_STR(CASCADE_TEST_TREE)),
+              "test/meson.build's tree names and support/strategies.cuh's lists disagree");
 
 std::vector<long long> sizes(std::mt19937_64& rng) {
   // partial last tiles for every tile size of the sweep (32 .. 8192), multi-pass sizes, random ones

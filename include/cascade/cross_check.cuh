@@ -34,6 +34,7 @@
 #include <cstring>
 #include <limits>
 
+#include "default_policy.cuh"
 #include "error.cuh"
 #include "identity.cuh"
 #include "monoid.cuh"

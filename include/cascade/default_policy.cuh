@@ -22,6 +22,7 @@
 #include "detail/device.cuh"
 #include "detail/dispatch.cuh"
 #include "policy.cuh"
+#include "reduce.cuh"
 #include "tuning/sm90.cuh"
 #include "tuning/table.cuh"
 
@@ -117,3 +118,27 @@ struct policy_dispatch<default_policy> {
 };
 
 }  // namespace cascade::detail
+
+namespace cascade {
+
+// reduce(first, last[, init][, op]): default_policy on the legacy default stream (reduce.cuh says
+// what they compute).
+template <class It, class T, class Op>
+  requires(!is_policy_v<It>)
+T reduce(It first, It last, T init, Op op) {
+  return reduce(default_policy{}, first, last, init, op);
+}
+
+template <class It, class X>
+  requires(!is_policy_v<It>)
+auto reduce(It first, It last, X init_or_op) {
+  return reduce(default_policy{}, first, last, init_or_op);
+}
+
+template <class It>
+  requires(!is_policy_v<It>)
+detail::input_value_t<It> reduce(It first, It last) {
+  return reduce(default_policy{}, first, last, plus{});
+}
+
+}  // namespace cascade

@@ -12,12 +12,14 @@
 // gives init; init is applied exactly once, on the left; the input is never written. Without init,
 // the accumulator is the input's value type and init is the op's identity (identity.cuh, monoid.cuh).
 // Any random-access iterator whose elements the device can read works, and sizes are 64-bit.
+// The forms without a policy (default_policy) are declared in default_policy.cuh, the layer above
+// this one; cascade.cuh includes both. A file that names its own policy includes this header, the
+// policy, and one tree and one finish header, and pulls in nothing else of cascade's strategies.
 // Errors: std::invalid_argument when last < first; cascade::cuda_error when a CUDA call fails or
 // there is no CUDA device; std::logic_error when reduce() (to the host) is called on a stream that is
 // being captured into a graph (reduce_into captures, with every finish).
 #pragma once
 
-#include "default_policy.cuh"
 #include "detail/arguments.cuh"
 #include "detail/dispatch.cuh"
 #include "detail/host_result.cuh"
@@ -70,24 +72,6 @@ template <class Policy, class It>
   requires is_policy_v<Policy>
 detail::input_value_t<It> reduce(Policy const& policy, It first, It last) {
   return reduce(policy, first, last, plus{});
-}
-
-template <class It, class T, class Op>
-  requires(!is_policy_v<It>)
-T reduce(It first, It last, T init, Op op) {
-  return reduce(default_policy{}, first, last, init, op);
-}
-
-template <class It, class X>
-  requires(!is_policy_v<It>)
-auto reduce(It first, It last, X init_or_op) {
-  return reduce(default_policy{}, first, last, init_or_op);
-}
-
-template <class It>
-  requires(!is_policy_v<It>)
-detail::input_value_t<It> reduce(It first, It last) {
-  return reduce(default_policy{}, first, last, plus{});
 }
 
 }  // namespace cascade

@@ -33,6 +33,7 @@ struct atomic : tag {
   static constexpr char const* name = "finish::atomic";
   static constexpr bool accepts_per_thread_results = true;
   static constexpr bool preserves_order = false;
+  static constexpr bool deterministic = false;  // blocks arrive in any order
 };
 
 }  // namespace cascade::finish

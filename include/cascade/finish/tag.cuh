@@ -25,6 +25,9 @@ struct tag {
   static constexpr bool accepts_per_thread_results = false;
   // Whether block results are combined strictly in block order; non-commutative ops need it.
   static constexpr bool preserves_order = false;
+  // Whether the same input and policy give bitwise the same result on every run (finish::atomic:
+  // blocks arrive in any order).
+  static constexpr bool deterministic = true;
   // Whether its launch waits for kernels on other streams (finish::cooperative: its whole grid must be
   // resident at once). default_policy never names such a finish (tuning/table.cuh checks).
   static constexpr bool waits_for_other_streams = false;
