@@ -68,6 +68,22 @@ __global__ void __launch_bounds__(BlockSize) cluster_kernel(It first, Offset n, 
 
 template <>
 struct finish_dispatch<finish::cluster> {
+  // A launch of one cluster of `blocks` blocks; `attribute` must outlive the config.
+  static cudaLaunchConfig_t cluster_config(unsigned blocks, int block_size, cudaStream_t stream,
+                                           cudaLaunchAttribute& attribute) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(block_size);
+    config.stream = stream;
+    attribute = {};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = blocks;
+    attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    return config;
+  }
+
   // The largest cluster (up to 16 blocks) of `Kernel` the current device can run, found once per device.
   template <auto Kernel, int BlockSize>
   static unsigned cluster_blocks() {
@@ -77,15 +93,8 @@ struct finish_dispatch<finish::cluster> {
     if (blocks == 0) {
       blocks = 8;  // portable: every 9.0 device runs clusters of 8
       if (cudaFuncSetAttribute(Kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess) {
-        cudaLaunchConfig_t config{};
-        config.gridDim = dim3(max_cluster_blocks);
-        config.blockDim = dim3(BlockSize);
-        cudaLaunchAttribute attribute{};
-        attribute.id = cudaLaunchAttributeClusterDimension;
-        attribute.val.clusterDim.x = max_cluster_blocks;
-        attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
-        config.attrs = &attribute;
-        config.numAttrs = 1;
+        cudaLaunchAttribute attribute;
+        cudaLaunchConfig_t const config = cluster_config(max_cluster_blocks, BlockSize, nullptr, attribute);
         int size = 0;
         if (cudaOccupancyMaxPotentialClusterSize(&size, Kernel, &config) == cudaSuccess && size > 8)
           blocks = static_cast<unsigned>(size < max_cluster_blocks ? size : max_cluster_blocks);
@@ -108,16 +117,8 @@ struct finish_dispatch<finish::cluster> {
     unsigned const most = cluster_blocks<kernel, Policy::block_size>();
     unsigned const blocks = static_cast<unsigned>(tiles < most ? tiles : most);  // every block gets a tile
 
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(Policy::block_size);
-    config.stream = stream;
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = blocks;
-    attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    cudaLaunchAttribute attribute;
+    cudaLaunchConfig_t const config = cluster_config(blocks, Policy::block_size, stream, attribute);
     check_cuda(cudaLaunchKernelEx(&config, kernel, first, n, op, d_out, init), "cudaLaunchKernelEx (cluster_kernel)");
   }
 };

@@ -11,7 +11,7 @@
 // Each step combines a left neighbour with the right one: operand order is preserved.
 #pragma once
 
-#include "../detail/shared_array.cuh"
+#include "../detail/shared_tree.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {
@@ -25,24 +25,20 @@ struct interleaved : tag {
 
 namespace cascade::detail {
 
-template <int BlockSize, class T>
-struct block_reduce<tree::interleaved, BlockSize, T> {
-  using storage = shared_array<T, BlockSize>;
-
-  template <class Op>
-  __device__ T operator()(storage& s, T value, int num_valid, Op op) const {
-    T* data = s.data();
-    int const tid = threadIdx.x;
-    if (tid < num_valid) data[tid] = value;
-    __syncthreads();
-#pragma unroll
-    for (int stride = 1; stride < BlockSize; stride *= 2) {
-      if (tid % (2 * stride) == 0 && tid + stride < num_valid)
-        data[tid] = static_cast<T>(op(data[tid], data[tid + stride]));
-      __syncthreads();
-    }
-    return data[0];
+// Strides 1, 2, 4, ...: thread tid with tid % (2 * stride) == 0 takes tid + stride.
+struct interleaved_pairs {
+  static constexpr bool ascending = true;
+  static constexpr int last_stride = 1;
+  static constexpr bool warp_tail = false;
+  static constexpr bool unroll = true;
+  __device__ static bool pair(int tid, int stride, int& dst, int& src) {
+    dst = tid;
+    src = tid + stride;
+    return tid % (2 * stride) == 0;
   }
 };
+
+template <int BlockSize, class T>
+struct block_reduce<tree::interleaved, BlockSize, T> : shared_memory_tree<BlockSize, T, interleaved_pairs> {};
 
 }  // namespace cascade::detail

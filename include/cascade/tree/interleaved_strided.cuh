@@ -5,7 +5,7 @@
 // shared-memory bank conflicts, up to 16-way. Same pairs as `interleaved`: order is preserved.
 #pragma once
 
-#include "../detail/shared_array.cuh"
+#include "../detail/shared_tree.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {
@@ -19,24 +19,21 @@ struct interleaved_strided : tag {
 
 namespace cascade::detail {
 
-template <int BlockSize, class T>
-struct block_reduce<tree::interleaved_strided, BlockSize, T> {
-  using storage = shared_array<T, BlockSize>;
-
-  template <class Op>
-  __device__ T operator()(storage& s, T value, int num_valid, Op op) const {
-    T* data = s.data();
-    int const tid = threadIdx.x;
-    if (tid < num_valid) data[tid] = value;
-    __syncthreads();
-#pragma unroll
-    for (int stride = 1; stride < BlockSize; stride *= 2) {
-      int const index = 2 * stride * tid;
-      if (index + stride < num_valid) data[index] = static_cast<T>(op(data[index], data[index + stride]));
-      __syncthreads();
-    }
-    return data[0];
+// Strides 1, 2, 4, ...: thread tid takes index 2 * stride * tid and its right neighbour at + stride.
+struct interleaved_strided_pairs {
+  static constexpr bool ascending = true;
+  static constexpr int last_stride = 1;
+  static constexpr bool warp_tail = false;
+  static constexpr bool unroll = true;
+  __device__ static bool pair(int tid, int stride, int& dst, int& src) {
+    dst = 2 * stride * tid;
+    src = dst + stride;
+    return true;  // src < num_valid bounds it
   }
 };
+
+template <int BlockSize, class T>
+struct block_reduce<tree::interleaved_strided, BlockSize, T>
+    : shared_memory_tree<BlockSize, T, interleaved_strided_pairs> {};
 
 }  // namespace cascade::detail

@@ -11,7 +11,7 @@
 // Operands are reordered (a0 meets a4 first), so the op must be commutative as well as associative.
 #pragma once
 
-#include "../detail/shared_array.cuh"
+#include "../detail/shared_tree.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {
@@ -26,23 +26,7 @@ struct sequential : tag {
 namespace cascade::detail {
 
 template <int BlockSize, class T>
-struct block_reduce<tree::sequential, BlockSize, T> {
-  using storage = shared_array<T, BlockSize>;
-
-  template <class Op>
-  __device__ T operator()(storage& s, T value, int num_valid, Op op) const {
-    T* data = s.data();
-    int const tid = threadIdx.x;
-    if (tid < num_valid) data[tid] = value;
-    __syncthreads();
-#pragma unroll
-    for (int stride = BlockSize / 2; stride > 0; stride >>= 1) {
-      // tid + stride < num_valid also skips the padding of a partial last tile.
-      if (tid < stride && tid + stride < num_valid) data[tid] = static_cast<T>(op(data[tid], data[tid + stride]));
-      __syncthreads();
-    }
-    return data[0];
-  }
-};
+struct block_reduce<tree::sequential, BlockSize, T>
+    : shared_memory_tree<BlockSize, T, sequential_pairs<1, false, true>> {};
 
 }  // namespace cascade::detail

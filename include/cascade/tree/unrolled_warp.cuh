@@ -7,8 +7,7 @@
 // __syncwarp(). Reorders operands (like `sequential`).
 #pragma once
 
-#include "../detail/shared_array.cuh"
-#include "../detail/warp_tail.cuh"
+#include "../detail/shared_tree.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {
@@ -22,23 +21,10 @@ struct unrolled_warp : tag {
 
 namespace cascade::detail {
 
+// Block-wide rounds down to stride 64, then warp_tail; the rounds' loop is left to the compiler
+// (kernel 5 of the slides), where tree::unrolled unrolls it (kernel 6).
 template <int BlockSize, class T>
-struct block_reduce<tree::unrolled_warp, BlockSize, T> {
-  using storage = shared_array<T, BlockSize>;
-
-  template <class Op>
-  __device__ T operator()(storage& s, T value, int num_valid, Op op) const {
-    T* data = s.data();
-    int const tid = threadIdx.x;
-    if (tid < num_valid) data[tid] = value;
-    __syncthreads();
-    for (int stride = BlockSize / 2; stride > 32; stride >>= 1) {
-      if (tid < stride && tid + stride < num_valid) data[tid] = static_cast<T>(op(data[tid], data[tid + stride]));
-      __syncthreads();
-    }
-    if (tid < 32) value = warp_tail<BlockSize>(data, num_valid, op);
-    return value;
-  }
-};
+struct block_reduce<tree::unrolled_warp, BlockSize, T>
+    : shared_memory_tree<BlockSize, T, sequential_pairs<64, true, false>> {};
 
 }  // namespace cascade::detail
