@@ -39,6 +39,12 @@ __global__ void write_value_kernel(OutIt d_out, T value) {
   store_value(d_out, value);
 }
 
+// *d_out = *src, for a value the device holds (an accumulator in scratch) and a fancy output iterator.
+template <class OutIt, class T>
+__global__ void copy_value_kernel(OutIt d_out, T const* src) {
+  store_value(d_out, *src);
+}
+
 // kernel<<<grid, block, 0, stream>>>(args...), a launch error raised as cuda_error naming `what`: every
 // triple-chevron launch of cascade goes through here.
 template <class... Params, class... Args>
@@ -58,6 +64,11 @@ void launch_reduce_tiles(It first, Offset n, Op op, Sink sink, unsigned grid, cu
 template <class OutIt, class T>
 void launch_write_value(OutIt d_out, T const& value, cudaStream_t stream) {
   launch(&write_value_kernel<OutIt, T>, 1, 1, stream, "write_value_kernel<<<...>>> (launch)", d_out, value);
+}
+
+template <class OutIt, class T>
+void launch_copy_value(OutIt d_out, T const* src, cudaStream_t stream) {
+  launch(&copy_value_kernel<OutIt, T>, 1, 1, stream, "copy_value_kernel<<<...>>> (launch)", d_out, src);
 }
 
 }  // namespace cascade::detail

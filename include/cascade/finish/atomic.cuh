@@ -19,7 +19,7 @@
 #include <cuda/std/type_traits>
 
 #include "../detail/atomics.cuh"
-#include "../detail/finish_common.cuh"
+#include "../detail/grid.cuh"
 #include "../detail/kernels.cuh"
 #include "../detail/math.cuh"
 #include "../detail/scratch.cuh"

@@ -18,7 +18,6 @@
 #include <array>
 #include <atomic>
 
-#include "../detail/finish_common.cuh"
 #include "../detail/kernels.cuh"
 #include "../detail/math.cuh"
 #include "../detail/shared_array.cuh"

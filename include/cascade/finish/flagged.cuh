@@ -25,7 +25,7 @@
 
 #include <cstddef>
 
-#include "../detail/finish_common.cuh"
+#include "../detail/grid.cuh"
 #include "../detail/kernels.cuh"
 #include "../detail/scratch.cuh"
 #include "../detail/stream_state.cuh"

@@ -20,7 +20,7 @@
 #include <cuda/std/type_traits>
 
 #include "../detail/capture.cuh"
-#include "../detail/finish_common.cuh"
+#include "../detail/grid.cuh"
 #include "../detail/kernels.cuh"
 #include "../detail/pinned.cuh"
 #include "../detail/scratch.cuh"

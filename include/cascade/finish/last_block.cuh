@@ -17,7 +17,8 @@
 
 #include <cstddef>
 
-#include "../detail/finish_common.cuh"
+#include "../detail/grid.cuh"
+#include "../detail/l2_reader.cuh"
 #include "../detail/kernels.cuh"
 #include "../detail/scratch.cuh"
 #include "../detail/stream_state.cuh"

@@ -16,7 +16,6 @@
 #include <cstddef>
 #include <utility>
 
-#include "../detail/finish_common.cuh"
 #include "../detail/kernels.cuh"
 #include "../detail/math.cuh"
 #include "../detail/scratch.cuh"

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "../detail/finish_common.cuh"
+#include "../detail/grid.cuh"
 #include "../detail/kernels.cuh"
 #include "../detail/scratch.cuh"
 #include "tag.cuh"

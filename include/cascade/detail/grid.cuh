@@ -1,0 +1,42 @@
+// cascade/detail/grid.cuh: grid sizes for the finishes whose blocks loop over tiles: as many blocks
+// as the device holds at once, read through the occupancy API once per device and kernel.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <atomic>
+
+#include "../error.cuh"
+#include "device.cuh"
+#include "math.cuh"
+
+namespace cascade::detail {
+
+// How many blocks of `Kernel` fit on the current device at once (SMs x resident blocks per SM),
+// read once per device through the occupancy API and cached.
+template <auto Kernel, int BlockSize>
+unsigned resident_grid() {
+  static std::array<std::atomic<unsigned>, 64> cache{};
+  device_info const& device = current_device();
+  unsigned grid = cache[device.ordinal].load(std::memory_order_relaxed);
+  if (grid == 0) {
+    int per_sm = 0;
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, BlockSize, 0),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    grid = static_cast<unsigned>((per_sm > 0 ? per_sm : 1) * device.sm_count);
+    cache[device.ordinal].store(grid, std::memory_order_relaxed);
+  }
+  return grid;
+}
+
+// The grid for `n` items under Policy when blocks loop over tiles: one block a tile, at most enough
+// to fill the device once (resident_grid), so no block waits for another to leave an SM.
+template <auto Kernel, class Policy, class Offset>
+unsigned filled_grid(Offset n) {
+  unsigned const resident = resident_grid<Kernel, Policy::block_size>();
+  auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
+  return static_cast<unsigned>(tiles < resident ? tiles : resident);
+}
+
+}  // namespace cascade::detail
