@@ -23,8 +23,17 @@ class cuda_error : public std::runtime_error {
 
 namespace detail {
 
-// Formats "cascade: <call> failed: <cudaErrorName> (<description>)"; defined in src/error.cpp.
-std::string cuda_error_text(cudaError_t code, char const* call);
+// Formats "cascade: <call> failed: <cudaErrorName> (<description>)".
+inline std::string cuda_error_text(cudaError_t code, char const* call) {
+  std::string text = "cascade: ";
+  text += call;
+  text += " failed: ";
+  text += cudaGetErrorName(code);
+  text += " (";
+  text += cudaGetErrorString(code);
+  text += ")";
+  return text;
+}
 
 // Also takes the error out of the runtime's last-error slot (sticky errors stay there regardless):
 // it is reported now, and left there it would fail the next call's launch check.

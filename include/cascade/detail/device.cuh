@@ -1,8 +1,20 @@
-// cascade/detail/device.cuh: the current device's properties, read once per device and cached
-// (src/device.cpp), so the per-call path makes no cudaGetDeviceProperties call.
+// cascade/detail/device.cuh: the current device's properties, read once per device and cached for
+// the life of the process, so the per-call path makes no cudaGetDeviceProperties call (far too slow
+// for it).
 #pragma once
 
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <mutex>
+
+#include "../error.cuh"
+
 namespace cascade::detail {
+
+// Devices with ordinals [0, max_devices) get the per-device caches (properties, scratch pools,
+// per-stream state).
+inline constexpr int max_devices = 64;
 
 struct device_info {
   int ordinal;
@@ -16,6 +28,48 @@ struct device_info {
 
 // The current device's info. Throws cascade::cuda_error when no CUDA device is available, with a
 // message that says so.
-device_info const& current_device();
+inline device_info const& current_device() {
+  struct device_slot {
+    std::once_flag once;
+    device_info info{};
+  };
+  // One per program (a static of an inline function). Constant-initialized and trivially
+  // destructible: usable at any time, exit included.
+  static std::array<device_slot, max_devices> slots;
+
+  int ordinal = 0;
+  cudaError_t const code = cudaGetDevice(&ordinal);
+  if (code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver) {
+    (void)cudaGetLastError();
+    throw cuda_error(code, "cascade: no CUDA device is available (" + cuda_error_text(code, "cudaGetDevice") +
+                               "); cascade needs a CUDA GPU and its driver");
+  }
+  check_cuda(code, "cudaGetDevice");
+  if (ordinal < 0 || ordinal >= max_devices)
+    throw cuda_error(cudaErrorInvalidDevice, "cascade: device ordinal out of the supported range [0, 64)");
+
+  device_slot& slot = slots[ordinal];
+  std::call_once(slot.once, [&] {
+    device_info info{ordinal, 0, 0, 0, 0, false, false};
+    check_cuda(cudaDeviceGetAttribute(&info.sm_count, cudaDevAttrMultiProcessorCount, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
+    check_cuda(cudaDeviceGetAttribute(&info.max_grid_x, cudaDevAttrMaxGridDimX, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrMaxGridDimX)");
+    check_cuda(cudaDeviceGetAttribute(&info.cc_major, cudaDevAttrComputeCapabilityMajor, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrComputeCapabilityMajor)");
+    check_cuda(cudaDeviceGetAttribute(&info.cc_minor, cudaDevAttrComputeCapabilityMinor, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrComputeCapabilityMinor)");
+    int cooperative = 0;
+    check_cuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrCooperativeLaunch)");
+    info.cooperative_launch = cooperative != 0;
+    int pageable = 0;
+    check_cuda(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrPageableMemoryAccess)");
+    info.pageable_memory_access = pageable != 0;
+    slot.info = info;
+  });
+  return slot.info;
+}
 
 }  // namespace cascade::detail
