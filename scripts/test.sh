@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds cascade and runs every test. On a machine without a CUDA GPU the GPU test cases are
-# reported as skipped. Installs meson, ninja and doctest when they are missing (apt, or pip for
-# meson); when not root it prints the exact command to run instead and stops.
+# reported as skipped. Installs meson, ninja, doctest and nlohmann-json when they are missing (apt, or
+# pip for meson); when not root it prints the exact command to run instead and stops.
 # Last line: "N passed, N failed, N skipped" (test cases, counted over all test programs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,9 +16,14 @@ have_doctest() {
   for d in /usr/include /usr/local/include; do [ -f "$d/doctest/doctest.h" ] && return 0; done
   return 1
 }
+have_json() {  # nlohmann-json: the bench's and cascade-tune's results files (src/measure/results.cpp)
+  for d in /usr/include /usr/local/include; do [ -f "$d/nlohmann/json.hpp" ] && return 0; done
+  return 1
+}
 missing_apt=()
 command -v ninja >/dev/null 2>&1 || missing_apt+=(ninja-build)
 have_doctest || missing_apt+=(doctest-dev)
+have_json || missing_apt+=(nlohmann-json3-dev)
 command -v python3 >/dev/null 2>&1 || missing_apt+=(python3 python3-pip)
 command -v pkg-config >/dev/null 2>&1 || missing_apt+=(pkg-config)  # the packaging test's consumer
 need_meson=0

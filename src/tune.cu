@@ -8,13 +8,16 @@
 //
 // For each size it times every candidate of the sweep (block size x coarse factor, tree x finish;
 // src/measure/candidates.cu) hot and cold, scores it by sqrt(hot x cold), and reports the best. The
-// table may only name candidates that keep operand order and take any type (finish last_block,
-// cluster, recursive or two_pass). Each entry names at most `max-policies` distinct policies, since
-// default_policy compiles every one of them into each call site: the set whose best member stays
-// closest to the best eligible policy over all sizes (the sum of time ratios), then, size by size,
-// a member within `tolerance` of the set's best, switching as rarely as it can. With
-// --table it replaces that table's entries for the tuned (item size, op kind) keys and leaves the
-// others. --all tunes the keys the tables have: int8, half, float and double items, plus and minimum.
+// table may only name candidates that keep operand order, take any type and wait for no other stream
+// (candidates.cu's table_finish: finish last_block, cluster, flagged, recursive or two_pass). Each
+// entry names at most `max-policies` distinct policies, since default_policy compiles every one of
+// them into each call site: the set whose best member stays closest to the best eligible policy over
+// all sizes (the sum of time ratios), then, size by size, a member within `tolerance` of the set's
+// best, switching as rarely as it can. With --table it replaces that table's entries for the tuned
+// (item size, op kind) keys and its strategy includes, and leaves the rest; a new table gets the
+// fallback that tuning/sm90.cuh has (fallback_policy below). Results files are read and written with
+// nlohmann-json (src/measure/results.cpp). --all tunes the keys the tables have: int8, half, float
+// and double items, plus and minimum.
 #include <cascade/error.cuh>
 
 #include <algorithm>
@@ -22,6 +25,7 @@
 #include <cstdio>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -29,6 +33,7 @@
 
 #include "measure/candidates.cuh"
 #include "measure/env.cuh"
+#include "measure/results.hpp"
 #include "measure/timer.cuh"
 #include "measure/workspace.cuh"
 
@@ -141,28 +146,16 @@ std::vector<chosen_range> choose_ranges(std::vector<candidate> const& all, std::
   return out;
 }
 
-// Measurements of an earlier run (--from): the rows a results file of this program holds, one per
-// line as write_results writes them. Returns score[candidate][size] (1e300 where none agrees).
-std::vector<std::vector<double>> read_scores(std::string const& path, std::string const& config,
+// Measurements of an earlier run (--from) for one configuration: score[candidate][size] =
+// sqrt(hot x cold) where a row of that candidate and size agreed with CUB, 1e300 elsewhere.
+std::vector<std::vector<double>> read_scores(cascade_bench::tune_results const& earlier, std::string const& config,
                                              std::vector<candidate> const& all, std::vector<long long> const& sizes) {
   std::vector<std::vector<double>> score(all.size(), std::vector<double>(sizes.size(), 1e300));
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cascade-tune: cannot read " + path);
-  auto const field = [](std::string const& line, std::string const& key) {
-    std::size_t at = line.find("\"" + key + "\": ");
-    if (at == std::string::npos) return std::string();
-    at += key.size() + 4;
-    if (line[at] == '"') return line.substr(at + 1, line.find('"', at + 1) - at - 1);
-    return line.substr(at, line.find_first_of(",}", at) - at);
-  };
-  for (std::string line; std::getline(in, line);) {
-    if (field(line, "config") != config || field(line, "agrees") != "true") continue;
-    long long const n = std::stoll(field(line, "n"));
-    std::string const name = field(line, "name");
-    double const hot = std::stod(field(line, "hot_us")), cold = std::stod(field(line, "cold_us"));
+  for (auto const& row : earlier.rows) {
+    if (row.config != config || !row.agrees || std::isnan(row.hot_us) || std::isnan(row.cold_us)) continue;
     for (std::size_t k = 0; k < all.size(); ++k)
       for (std::size_t i = 0; i < sizes.size(); ++i)
-        if (all[k].name == name && sizes[i] == n) score[k][i] = std::sqrt(hot * cold);
+        if (all[k].name == row.name && sizes[i] == row.n) score[k][i] = std::sqrt(row.hot_us * row.cold_us);
   }
   return score;
 }
@@ -193,13 +186,8 @@ std::vector<std::vector<double>> measure_scores(std::optional<cascade_bench::tim
       if (score[k][i] < score[best][i]) best = k;
       if (cand.table_eligible && (!all[best_eligible].table_eligible || score[k][i] < score[best_eligible][i]))
         best_eligible = k;
-      char buf[400];
-      std::snprintf(buf, sizeof buf,
-                    "{\"config\": \"%s\", \"n\": %lld, \"name\": \"%s\", \"group\": \"%s\", \"table_eligible\": %s, "
-                    "\"hot_us\": %.3f, \"cold_us\": %.3f, \"agrees\": %s}",
-                    c.key, n, cand.name.c_str(), cand.group.c_str(), cand.table_eligible ? "true" : "false",
-                    times[k].hot_us, times[k].cold_us, times[k].agrees ? "true" : "false");
-      json.push_back(buf);
+      json.push_back(cascade_bench::to_json({c.key, n, cand.name, cand.group, cand.table_eligible, times[k].hot_us,
+                                             times[k].cold_us, times[k].agrees}));
     }
     std::fprintf(stderr, "\r%100s\r", "");
     std::printf("2^%-4d %9.2f %9.2f  %-40s %9.2f %9.2f  %-40s\n", static_cast<int>(std::log2(double(n))),
@@ -208,28 +196,6 @@ std::vector<std::vector<double>> measure_scores(std::optional<cascade_bench::tim
     std::fflush(stdout);
   }
   return score;
-}
-
-// Where an earlier run (--from) measured: the fields its results file starts with.
-cascade_bench::environment environment_of(std::string const& path, std::string& driver, std::string& commit) {
-  std::ifstream in(path);
-  std::string head, line;
-  for (int i = 0; i < 3 && std::getline(in, line); ++i) head += line;
-  auto const field = [&](std::string const& key) {
-    std::size_t at = head.find("\"" + key + "\": ");
-    if (at == std::string::npos) return std::string();
-    at += key.size() + 4;
-    if (head[at] == '"') return head.substr(at + 1, head.find('"', at + 1) - at - 1);
-    return head.substr(at, head.find_first_of(",}", at) - at);
-  };
-  cascade_bench::environment e;
-  e.gpu = field("gpu");
-  e.date = field("date");
-  std::string const cc = field("compute_capability");
-  if (cc.size() >= 3) e.cc_major = cc[0] - '0', e.cc_minor = cc[2] - '0';
-  driver = field("nvidia_driver");
-  commit = field("cascade_commit");
-  return e;
 }
 
 std::string entry_text(int arch, config const& c, std::vector<chosen_range> const& ranges, std::string const& where) {
@@ -246,20 +212,56 @@ std::string entry_text(int arch, config const& c, std::vector<chosen_range> cons
   return o.str();
 }
 
-std::string skeleton(int arch) {
+// The policy of keys that have no entry of their own: the table's fallback, spelled as tuning/sm90.cuh
+// spells it. It must be the spelling of a candidate the table may name (main checks), so that it comes
+// from the same list and spelling rule as the entries (candidates.cu).
+constexpr char const* fallback_policy =
+    "policy<256, 16, tree::by_commutativity<tree::sequential, tree::shuffle>, finish::last_block>";
+
+// The strategy headers a table needs: every tree and finish that the spellings name (a table may name
+// any eligible candidate, and the fallback), one include each, finishes then trees, sorted.
+std::string strategy_includes(std::vector<std::string> const& spellings) {
+  std::set<std::string> headers;
+  for (std::string const& spelling : spellings)
+    for (char const* family : {"tree", "finish"}) {
+      std::string const prefix = std::string(family) + "::";
+      for (std::size_t at = spelling.find(prefix); at != std::string::npos; at = spelling.find(prefix, at + 1)) {
+        std::size_t const begin = at + prefix.size();
+        std::size_t const end = spelling.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_", begin);
+        headers.insert(std::string(family) + "/" + spelling.substr(begin, end - begin) + ".cuh");
+      }
+    }
+  std::string out;
+  for (std::string const& h : headers) out += "#include \"../" + h + "\"\n";  // "finish/..." sorts before "tree/..."
+  return out;
+}
+
+// A new table: its includes, the fallback and no entries yet.
+std::string skeleton(int arch, std::string const& includes) {
   std::ostringstream o;
   o << "// cascade/tuning/sm" << arch << ".cuh: the tuning table for compute capability " << arch / 10 << "."
-    << arch % 10
-    << ", written by cascade-tune\n// (src/tune.cu). Each entry says which GPU and results file it came from; "
-       "keys with no entry of their\n// own use the float (4-byte) entry of the same op kind.\n#pragma once\n\n"
-       "#include \"../finish/cluster.cuh\"\n#include \"../finish/flagged.cuh\"\n#include \"../finish/last_block.cuh\"\n#include "
-       "\"../finish/recursive.cuh\"\n#include \"../finish/two_pass.cuh\"\n"
-       "#include \"../tree/by_commutativity.cuh\"\n#include \"../tree/cub_block.cuh\"\n#include \"../tree/redux.cuh\"\n"
-       "#include \"../tree/sequential.cuh\"\n#include \"../tree/shuffle.cuh\"\n#include \"../tree/unrolled.cuh\"\n"
-       "#include \"table.cuh\"\n\nnamespace cascade::tuning {\n\n"
-       "template <int ItemBytes, op_kind Kind>\nstruct table<"
-    << arch << ", ItemBytes, Kind> : table<" << arch << ", 4, Kind> {};\n\n}  // namespace cascade::tuning\n";
+    << arch % 10 << ", written by\n// cascade-tune (src/tune.cu). Each entry says which GPU and results file it "
+    << "came from; keys with no\n// entry of their own use the fallback below.\n#pragma once\n\n"
+    << includes << "#include \"table.cuh\"\n\nnamespace cascade::tuning {\n\n"
+    << "// Fallback for keys without an entry.\ntemplate <int ItemBytes, op_kind Kind>\nstruct table<" << arch
+    << ", ItemBytes, Kind> {\n  using type =\n      ranges<range<-1, " << fallback_policy << ">>;\n};\n\n"
+    << "}  // namespace cascade::tuning\n";
   return o.str();
+}
+
+// Replaces the table's strategy includes (its block of lines that start `#include "../`) with
+// `includes`, so that a table that names a new strategy includes it.
+std::string with_includes(std::string text, std::string const& includes) {
+  std::string const line = "#include \"../";
+  std::size_t const first = text.find(line);
+  if (first == std::string::npos) return text;
+  std::size_t end = first;
+  while (end < text.size() && text.compare(end, line.size(), line) == 0) {
+    std::size_t const newline = text.find('\n', end);
+    end = newline == std::string::npos ? text.size() : newline + 1;
+  }
+  text.replace(first, end - first, includes);
+  return text;
 }
 
 // Replaces (or adds) the entry for `key` ("4 sum") in the table text.
@@ -286,43 +288,81 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "\n");
     return 1;
   }
+  // The configurations and their candidates (the sweep's shapes and strategies), before anything is measured.
+  std::vector<config const*> tuned;
+  std::vector<std::vector<candidate>> candidates_of;
+  for (std::string const& key : s.configs) {
+    config const* c = find_config(key);
+    if (c == nullptr) {
+      std::fprintf(stderr, "cascade-tune: unknown configuration %s\n", key.c_str());
+      return 1;
+    }
+    tuned.push_back(c);
+    std::vector<candidate>& all = candidates_of.emplace_back();
+    for (auto& k : c->candidates())
+      if (k.group == "shape" || k.group == "strategy") all.push_back(k);
+  }
+  std::vector<std::string> spellings{fallback_policy};
+  bool fallback_is_candidate = false;
+  for (auto const& all : candidates_of)
+    for (auto const& k : all)
+      if (k.table_eligible) {
+        spellings.push_back(k.spelling);
+        fallback_is_candidate = fallback_is_candidate || k.spelling == fallback_policy;
+      }
+  if (!fallback_is_candidate) {
+    std::fprintf(stderr, "cascade-tune: the fallback %s is no candidate a table may name (src/measure/candidates.cu)\n",
+                 fallback_policy);
+    return 1;
+  }
+
   bool const measure = s.from_path.empty();
   if (measure && !cascade_bench::have_gpu("cascade-tune")) return 2;
   cascade_bench::environment env;
   std::string driver = s.io.driver, commit = s.io.commit;
-  if (measure)
+  cascade_bench::tune_results earlier;
+  if (measure) {
     env = cascade_bench::read_environment();
-  else
-    env = environment_of(s.from_path, driver, commit);
+  } else {
+    try {
+      earlier = cascade_bench::read_tune_results(s.from_path);
+    } catch (std::runtime_error const& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 1;
+    }
+    env = earlier.env;
+    driver = earlier.driver;
+    commit = earlier.commit;
+  }
   int const arch = env.cc_major * 10 + env.cc_minor;
+  if (!s.table_path.empty() && arch == 0) {
+    std::fprintf(stderr, "cascade-tune: %s names no compute capability, so no table can be written\n",
+                 s.from_path.c_str());
+    return 1;
+  }
   std::optional<cascade_bench::timer> t;
   if (measure) t.emplace();
   std::vector<std::string> json;
   std::string table_text;
   if (!s.table_path.empty()) {
+    std::string const includes = strategy_includes(spellings);
     std::ifstream in(s.table_path);
     std::stringstream ss;
     ss << in.rdbuf();
-    table_text = in ? ss.str() : skeleton(arch);
+    table_text = in ? with_includes(ss.str(), includes) : skeleton(arch, includes);
   }
 
-  for (std::size_t ci = 0; ci < s.configs.size(); ++ci) {
-    config const* c = find_config(s.configs[ci]);
-    if (c == nullptr) {
-      std::fprintf(stderr, "cascade-tune: unknown configuration %s\n", s.configs[ci].c_str());
-      return 1;
-    }
-    std::vector<candidate> all;
-    for (auto& k : c->candidates())
-      if (k.group == "shape" || k.group == "strategy") all.push_back(k);
+  for (std::size_t ci = 0; ci < tuned.size(); ++ci) {
+    config const* c = tuned[ci];
+    std::vector<candidate> const& all = candidates_of[ci];
     std::vector<long long> sizes;
     for (int lg = s.min_log2; lg <= s.max_log2; lg += s.step) sizes.push_back(1ll << lg);
     std::vector<std::vector<double>> score(all.size(), std::vector<double>(sizes.size(), 1e300));
     if (measure) {
-      score = measure_scores(t, *c, ci, s.configs.size(), all, sizes, json);
+      score = measure_scores(t, *c, ci, tuned.size(), all, sizes, json);
     } else {
       std::printf("\n%s: %zu candidates, measurements from %s\n", c->key, all.size(), s.from_path.c_str());
-      score = read_scores(s.from_path, c->key, all, sizes);
+      score = read_scores(earlier, c->key, all, sizes);
     }
     auto const ranges = choose_ranges(all, sizes, score, s.tolerance, s.max_policies);
     std::printf("%s: the table's ranges (at most %d policies; within %.0f%% of the best of them at each size)\n",

@@ -118,43 +118,26 @@ typed_ops make_ops() {
   return o;
 }
 
-template <class Tree>
-constexpr char const* tree_name = "?";
-#define CASCADE_NAME_TREE(t) \
-  template <>                \
-  constexpr char const* tree_name<cascade::tree::t> = #t;
-CASCADE_NAME_TREE(interleaved)
-CASCADE_NAME_TREE(interleaved_strided)
-CASCADE_NAME_TREE(sequential)
-CASCADE_NAME_TREE(unrolled_warp)
-CASCADE_NAME_TREE(unrolled)
-CASCADE_NAME_TREE(shuffle)
-CASCADE_NAME_TREE(redux)
-CASCADE_NAME_TREE(cub_block)
-CASCADE_NAME_TREE(none)
-#undef CASCADE_NAME_TREE
+// A tag's name without its family: "shuffle" for tree::shuffle's "tree::shuffle".
+constexpr char const* bare_name(char const* name) {
+  char const* bare = name;
+  for (char const* p = name; *p != '\0'; ++p)
+    if (p[0] == ':' && p[1] == ':') bare = p + 2;
+  return bare;
+}
 
+// finish::host folds the block results on the host (a host function on the stream): beside busy
+// streams its calls wait for them (docs/api.md, "Concurrency"), so default_policy leaves it out. No
+// tag property says "folds on the host" yet, so it is named here.
 template <class Finish>
-constexpr char const* finish_name = "?";
-#define CASCADE_NAME_FINISH(f) \
-  template <>                  \
-  constexpr char const* finish_name<cascade::finish::f> = #f;
-CASCADE_NAME_FINISH(recursive)
-CASCADE_NAME_FINISH(atomic)
-CASCADE_NAME_FINISH(host)
-CASCADE_NAME_FINISH(two_pass)
-CASCADE_NAME_FINISH(last_block)
-CASCADE_NAME_FINISH(cooperative)
-CASCADE_NAME_FINISH(cluster)
-CASCADE_NAME_FINISH(flagged)
-#undef CASCADE_NAME_FINISH
+constexpr bool folds_on_host = std::is_same_v<Finish, cascade::finish::host>;
 
-// Finishes a table may name: they keep operand order and take any accumulator type.
+// Finishes a table may name: they keep operand order (one table serves non-commutative ops too), take
+// any accumulator type, and wait for no other stream's kernels (tuning/table.cuh checks that); today
+// last_block, recursive, two_pass, cluster and flagged.
 template <class Finish>
 constexpr bool table_finish =
-    std::is_same_v<Finish, cascade::finish::last_block> || std::is_same_v<Finish, cascade::finish::recursive> ||
-    std::is_same_v<Finish, cascade::finish::two_pass> || std::is_same_v<Finish, cascade::finish::cluster> ||
-    std::is_same_v<Finish, cascade::finish::flagged>;
+    Finish::preserves_order && !Finish::waits_for_other_streams && !folds_on_host<Finish>;
 
 template <class Policy>
 candidate make(std::string group, std::string name = "") {
@@ -163,8 +146,8 @@ candidate make(std::string group, std::string name = "") {
   candidate c;
   c.block_size = Policy::block_size;
   c.coarse_factor = Policy::coarse_factor;
-  c.tree = tree_name<tree>;
-  c.finish = finish_name<finish>;
+  c.tree = bare_name(tree::name);
+  c.finish = bare_name(finish::name);
   c.name = name.empty() ? "<" + std::to_string(c.block_size) + ", " + std::to_string(c.coarse_factor) + ", " + c.tree +
                               ", " + c.finish + ">"
                         : name;

@@ -65,34 +65,11 @@ inline environment read_environment() {
   return e;
 }
 
-// The JSON object fields for `e` (no braces), for a results file.
-inline std::string json_fields(environment const& e, char const* commit) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "\"gpu\": \"%s\", \"sm_count\": %d, \"compute_capability\": \"%d.%d\", \"l2_mb\": %.1f, "
-                "\"cuda_driver_api\": %d, \"cuda_runtime\": %d, \"date\": \"%s\", \"cascade_commit\": \"%s\"",
-                e.gpu.c_str(), e.sm_count, e.cc_major, e.cc_minor, e.l2_mb, e.driver, e.runtime, e.date.c_str(),
-                commit);
-  return buf;
-}
-
-// Writes a results file: the environment, how it was measured, and one JSON object per row (each
-// already formatted). Returns false, after saying why, when the file cannot be written.
-inline bool write_results(std::string const& path, environment const& e, options const& o, char const* method,
-                          std::vector<std::string> const& rows) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) {
-    std::perror(path.c_str());
-    return false;
-  }
-  std::fprintf(f, "{\n  %s, \"nvidia_driver\": \"%s\",\n", json_fields(e, o.commit.c_str()).c_str(), o.driver.c_str());
-  std::fprintf(f, "  \"method\": \"%s\",\n  \"rows\": [\n", method);
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    std::fprintf(f, "    %s%s\n", rows[i].c_str(), i + 1 < rows.size() ? "," : "");
-  std::fprintf(f, "  ]\n}\n");
-  std::fclose(f);
-  std::printf("wrote %s\n", path.c_str());
-  return true;
-}
+// Writes a results file (JSON): the environment, the driver and commit of `o`, how it was measured,
+// and the rows, each one JSON object (one line each in the file, so that files diff and grep by row).
+// Returns false, after saying why, when the file cannot be written or a row is not a JSON object (such
+// a row is kept in the file as a string). Defined in results.cpp, with nlohmann-json.
+bool write_results(std::string const& path, environment const& e, options const& o, char const* method,
+                   std::vector<std::string> const& rows);
 
 }  // namespace cascade_bench
