@@ -15,8 +15,7 @@ namespace cascade::detail {
 template <int BlockSize, int CoarseFactor, class Tree, class T, class It, class Offset, class Op>
 __device__ T block_fold(typename block_reduce<Tree, BlockSize, T>::storage& storage, It first, Offset n, Op op,
                         unsigned block, unsigned grid) {
-  int num_valid;
-  T const partial = fold_tiles<BlockSize, CoarseFactor, T>(first, n, op, num_valid, block, grid);
+  auto const [partial, num_valid] = tile_loop<BlockSize, CoarseFactor, T, It, Offset, Op>{first, n, op}.run(block, grid);
   return block_reduce<Tree, BlockSize, T>{}(storage, partial, num_valid, op);
 }
 
@@ -25,8 +24,8 @@ __global__ void __launch_bounds__(BlockSize) reduce_tiles_kernel(It first, Offse
   __shared__ typename block_reduce<Tree, BlockSize, T>::storage storage;
   if constexpr (Tree::per_thread_results) {
     // tree::none: every thread that holds items hands its value to the sink.
-    int num_valid;
-    T const partial = fold_tiles<BlockSize, CoarseFactor, T>(first, n, op, num_valid, blockIdx.x, gridDim.x);
+    auto const [partial, num_valid] =
+        tile_loop<BlockSize, CoarseFactor, T, It, Offset, Op>{first, n, op}.run(blockIdx.x, gridDim.x);
     if (static_cast<int>(threadIdx.x) < num_valid) sink(partial);
   } else {
     T const result = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first, n, op, blockIdx.x, gridDim.x);

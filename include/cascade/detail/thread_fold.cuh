@@ -179,16 +179,31 @@ __device__ T fold_blocked(It first, Offset n, Op op, int& num_valid, unsigned bl
 
 // ---- the entry point -------------------------------------------------------------------------
 
-// Returns this thread's fold of its items; `num_valid` receives how many threads of the block hold
-// one (always a prefix [0, num_valid)). Threads outside the prefix return an unspecified value.
-// The block is block `block` of `grid` (blockIdx.x of gridDim.x, or 0 of 1 for a block that folds
-// a whole range alone, as the last block of a single-pass finish does).
+// What a thread holds after its block's tile loop: the fold of its items, and how many threads of
+// the block hold one (always a prefix [0, num_valid)); threads outside it hold an unspecified value.
+template <class T>
+struct thread_partial {
+  T value;
+  int num_valid;
+};
+
+// The tile loop over [first, first + n) (CUB's AgentReduce, moderngpu's get_tile): built once per
+// kernel, run by every thread of block `block` of `grid` (blockIdx.x of gridDim.x, or 0 of 1 for a
+// block that folds a whole range alone, as the last block of a single-pass finish does).
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
-__device__ T fold_tiles(It first, Offset n, Op op, int& num_valid, unsigned block, unsigned grid) {
-  if constexpr (is_commutative_v<Op>)
-    return fold_striped<BlockSize, CoarseFactor, T>(first, n, op, num_valid, block, grid);
-  else
-    return fold_blocked<BlockSize, CoarseFactor, T>(first, n, op, num_valid, block, grid);
-}
+struct tile_loop {
+  It first;
+  Offset n;
+  Op op;
+
+  __device__ thread_partial<T> run(unsigned block, unsigned grid) const {
+    thread_partial<T> out;
+    if constexpr (is_commutative_v<Op>)
+      out.value = fold_striped<BlockSize, CoarseFactor, T>(first, n, op, out.num_valid, block, grid);
+    else
+      out.value = fold_blocked<BlockSize, CoarseFactor, T>(first, n, op, out.num_valid, block, grid);
+    return out;
+  }
+};
 
 }  // namespace cascade::detail
