@@ -2,31 +2,38 @@
 """Compile-fail tests: each test/compile_fail/*.cu that opens with `// expect: <text>` lines must fail
 to compile with every <text> in the compiler's output; a file without such a line must compile.
 Usage: compile_fail.py <compiler and flags...> -- <include dir> <file>..."""
-import os, subprocess, sys, tempfile
+import concurrent.futures, os, subprocess, sys, tempfile
 
 sep = sys.argv.index('--')
 compiler, include_dir, files = sys.argv[1:sep], sys.argv[sep + 1], sys.argv[sep + 2:]
 passed = failed = 0
-with tempfile.TemporaryDirectory() as tmp:
-    for path in files:
-        expects = []
-        for line in open(path):
-            if not line.startswith('// expect:'):
-                break
-            expects.append(line[len('// expect:'):].strip())
-        cmd = compiler + ['-std=c++20', '-I', include_dir, '-c', path, '-o', os.path.join(tmp, 'out.o')]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        out = r.stdout + r.stderr
-        name = os.path.basename(path)
-        if not expects:
-            ok = r.returncode == 0
-            why = 'compiles' if ok else 'should compile but failed:\n' + out
-        else:
-            missing = [e for e in expects if e not in out]
-            ok = r.returncode != 0 and not missing
-            why = ('rejected with "%s"' % '", "'.join(expects)) if ok else (
-                'compiled, but must be rejected' if r.returncode == 0 else 'rejected without "%s":\n%s' % (missing[0], out))
-        print(('[ok]   ' if ok else '[FAIL] ') + name + ': ' + why)
+def check(path, tmp):
+    """Compiles one file; returns (ok, line to print)."""
+    expects = []
+    for line in open(path):
+        if not line.startswith('// expect:'):
+            break
+        expects.append(line[len('// expect:'):].strip())
+    obj = os.path.join(tmp, os.path.basename(path) + '.o')
+    cmd = compiler + ['-std=c++20', '-I', include_dir, '-c', path, '-o', obj]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    out = r.stdout + r.stderr
+    name = os.path.basename(path)
+    if not expects:
+        ok = r.returncode == 0
+        why = 'compiles' if ok else 'should compile but failed:\n' + out
+    else:
+        missing = [e for e in expects if e not in out]
+        ok = r.returncode != 0 and not missing
+        why = ('rejected with "%s"' % '", "'.join(expects)) if ok else (
+            'compiled, but must be rejected' if r.returncode == 0 else 'rejected without "%s":\n%s' % (missing[0], out))
+    return ok, ('[ok]   ' if ok else '[FAIL] ') + name + ': ' + why
+
+
+# One compiler per core: each file is a separate compile, and they are slow (seconds each).
+with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+    for ok, line in pool.map(lambda p: check(p, tmp), files):
+        print(line)
         passed += ok
         failed += not ok
 # doctest-style summary line, read by scripts/summarize_tests.py
