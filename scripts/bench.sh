@@ -5,9 +5,11 @@
 #   build/cascade-tune --all --table include/cascade/tuning/sm90.cuh --out bench/results/tune-<gpu>-<date>.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build_dir=${CASCADE_BUILD_DIR:-build}
+# A build of its own, as users ship theirs: NDEBUG (no CCCL or libstdc++ assertions, in cascade's
+# kernels or CUB's; Meson's default b_ndebug=false enables both), no tests.
+build_dir=${CASCADE_BUILD_DIR:-build-bench}
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
-[ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release >/dev/null
+[ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Db_ndebug=true -Dtests=false >/dev/null
 ninja -C "$build_dir" bench/cascade-bench bench/cascade-ladder bench/cascade-finishes >/dev/null
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-' | sed 's/^nvidia-//')
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)

@@ -24,12 +24,7 @@ for a in "$@"; do
   esac
 done
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
-# nlohmann-json (the bench's and tuner's results files): a GPU machine without it and without a
-# network gets the Debian package carried in .deps/ (scripts/fetch-deps.sh), unpacked beside it.
-if [ ! -f /usr/include/nlohmann/json.hpp ] && ls .deps/nlohmann-json3-dev_*.deb >/dev/null 2>&1; then
-  [ -f .deps/json/usr/include/nlohmann/json.hpp ] || dpkg -x .deps/nlohmann-json3-dev_*.deb .deps/json
-  export CPLUS_INCLUDE_PATH="$PWD/.deps/json/usr/include${CPLUS_INCLUDE_PATH:+:$CPLUS_INCLUDE_PATH}"
-fi
+source scripts/use-deps.sh  # nlohmann-json and the newest CCCL, from .deps/ where there is no network
 
 echo "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || { echo "no GPU visible"; exit 1; }

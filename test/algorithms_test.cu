@@ -127,7 +127,36 @@ TEST_CASE_TEMPLATE("argmin, argmax and minmax: first occurrence, against CUB and
     auto const both = cascade::minmax(policy_a{}, p, p + n);
     CHECK(both.min == lo);
     CHECK(both.max == hi);
+    // The _into forms write the same results to device memory (poisoned first, so a write is seen).
+    thrust::device_vector<cascade::indexed<T>> d_arg(2);
+    thrust::device_vector<cascade::minmax_result<T>> d_both(1);
+    cudaMemset(thrust::raw_pointer_cast(d_arg.data()), 0xA5, 2 * sizeof(cascade::indexed<T>));
+    cudaMemset(thrust::raw_pointer_cast(d_both.data()), 0xA5, sizeof(cascade::minmax_result<T>));
+    cascade::argmin_into(cascade::default_policy{}, p, p + n, d_arg.data());
+    cascade::argmax_into(policy_b{}, p, p + n, thrust::raw_pointer_cast(d_arg.data()) + 1);
+    cascade::minmax_into(cascade::default_policy{}, p, p + n, thrust::raw_pointer_cast(d_both.data()));
+    CHECK(cascade::indexed<T>(d_arg[0]) == lo);
+    CHECK(cascade::indexed<T>(d_arg[1]) == hi);
+    CHECK(cascade::minmax_result<T>(d_both[0]) == cascade::minmax_result<T>{lo, hi});
   }
+}
+
+TEST_CASE("argmin_into, argmax_into, minmax_into: an empty range throws and writes nothing; a stream orders them") {
+  thrust::device_vector<float> xs(4, 1.0f);
+  xs[2] = -3.0f;
+  float const* p = thrust::raw_pointer_cast(xs.data());
+  thrust::device_vector<cascade::indexed<float>> out(1, cascade::indexed<float>{42, 7.0f});
+  CHECK_THROWS_AS(cascade::argmin_into(cascade::default_policy{}, p, p, out.data()), std::invalid_argument);
+  CHECK_THROWS_AS(cascade::argmax_into(cascade::default_policy{}, p + 1, p, out.data()), std::invalid_argument);
+  thrust::device_vector<cascade::minmax_result<float>> both(1);
+  CHECK_THROWS_AS(cascade::minmax_into(policy_a{}, p, p, both.data()), std::invalid_argument);
+  CHECK(cascade::indexed<float>(out[0]) == cascade::indexed<float>{42, 7.0f});
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+  cascade::argmin_into(cascade::default_policy{}.on(s), p, p + 4, out.data());
+  REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+  CHECK(cascade::indexed<float>(out[0]) == cascade::indexed<float>{2, -3.0f});
+  cudaStreamDestroy(s);
 }
 
 TEST_CASE("argmin of all +inf is index 0, argmax of all -inf is index 0; empty ranges throw") {
@@ -177,10 +206,16 @@ TEST_CASE("transform_reduce: sum of squares, dot product through a zip iterator,
     thrust::device_vector<int> da(as.begin(), as.end()), db(bs.begin(), bs.end());
     auto zip = thrust::make_zip_iterator(thrust::make_tuple(da.begin(), db.begin()));
     CHECK(cascade::transform_reduce(policy_a{}, zip, zip + n, 0ll, cascade::plus{}, dot_term{}) == dot);
+    thrust::device_vector<double> d_ss(1, -1.0);
+    cascade::transform_reduce_into(cascade::default_policy{}, p, p + n, d_ss.data(), 0.0, cascade::plus{}, square{});
+    CHECK(double(d_ss[0]) == sum_squares);
   }
   thrust::device_vector<float> none;
   CHECK(cascade::transform_reduce(cascade::default_policy{}, none.begin(), none.end(), 7.0, cascade::plus{}, square{}) ==
         7.0);
+  thrust::device_vector<double> d_init(1, -1.0);
+  cascade::transform_reduce_into(policy_a{}, none.begin(), none.end(), d_init.data(), 7.0, cascade::plus{}, square{});
+  CHECK(double(d_init[0]) == 7.0);
 }
 
 TEST_CASE("transform_reduce over a counting iterator beyond 2^32") {

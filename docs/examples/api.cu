@@ -237,6 +237,19 @@ void run() {
     expect(lo.index == 0 && hi.index == 999 && both.min == lo && both.max == hi, "argmin");
   }
   {
+    cascade::indexed<float>* d_lo = nullptr;
+    cudaMalloc(&d_lo, sizeof *d_lo);
+    cudaStream_t stream = nullptr;
+    // [argmin_into]
+    cascade::argmin_into(cascade::default_policy{}.on(stream), d, d + n, d_lo);  // *d_lo = {0, 0.0f}
+    cascade::indexed<float> lo;
+    cudaMemcpyAsync(&lo, d_lo, sizeof lo, cudaMemcpyDeviceToHost, stream);
+    cudaStreamSynchronize(stream);
+    // [/argmin_into]
+    expect(lo.index == 0 && lo.value == 0.0f, "argmin_into");
+    cudaFree(d_lo);
+  }
+  {
     // [arg_ops]
     cascade::indexed<int> a{4, 7}, b{2, 7}, c{9, 1};
     cascade::indexed<int> first_min = cascade::arg_min{}(a, b);  // {2, 7}: ties go to the smaller index

@@ -3,6 +3,7 @@
 //   cascade::indexed<float> lo = cascade::argmin(policy{}, d, d + n);   // first occurrence on ties
 //   cascade::indexed<float> hi = cascade::argmax(policy{}, d, d + n);
 //   cascade::minmax_result<float> both = cascade::minmax(policy{}, d, d + n);  // both, one pass
+//   cascade::argmin_into(policy{}.on(s), d, d + n, d_lo);  // into device memory (indexed<float>*), no host wait
 //
 // Each is a reduce over {index, value} pairs with arg_min / arg_max (indexed.cuh), under any policy
 // whose finish can combine the 16-byte pairs (all but finish::atomic for most types). The value type
@@ -77,6 +78,40 @@ minmax_result<detail::input_value_t<It>> minmax(Policy const& policy, It first, 
   minmax_result<T> const init{{detail::no_index, identity<minimum, T>::value()},
                               {detail::no_index, identity<maximum, T>::value()}};
   return detail::reduce_n(policy, detail::minmax_input<It, T>{first}, n, init, arg_min_max{});
+}
+
+// The same results written to *d_out (device memory, or any output iterator the device can write),
+// ordered on the policy's stream; the host does not wait. Graph capture works as with reduce_into.
+template <class Policy, class It, class OutIt>
+  requires is_policy_v<Policy>
+void argmin_into(Policy const& policy, It first, It last, OutIt d_out) {
+  using T = detail::input_value_t<It>;
+  detail::require_identity<minimum, T>();
+  auto const n = detail::checked_nonempty_size(first, last, "cascade::argmin_into");
+  indexed<T> const init{detail::no_index, identity<minimum, T>::value()};
+  detail::dispatch_reduce_into(policy, detail::indexed_input<It, T>{first}, n, d_out, init, arg_min{});
+}
+
+template <class Policy, class It, class OutIt>
+  requires is_policy_v<Policy>
+void argmax_into(Policy const& policy, It first, It last, OutIt d_out) {
+  using T = detail::input_value_t<It>;
+  detail::require_identity<maximum, T>();
+  auto const n = detail::checked_nonempty_size(first, last, "cascade::argmax_into");
+  indexed<T> const init{detail::no_index, identity<maximum, T>::value()};
+  detail::dispatch_reduce_into(policy, detail::indexed_input<It, T>{first}, n, d_out, init, arg_max{});
+}
+
+template <class Policy, class It, class OutIt>
+  requires is_policy_v<Policy>
+void minmax_into(Policy const& policy, It first, It last, OutIt d_out) {
+  using T = detail::input_value_t<It>;
+  detail::require_identity<minimum, T>();
+  detail::require_identity<maximum, T>();
+  auto const n = detail::checked_nonempty_size(first, last, "cascade::minmax_into");
+  minmax_result<T> const init{{detail::no_index, identity<minimum, T>::value()},
+                              {detail::no_index, identity<maximum, T>::value()}};
+  detail::dispatch_reduce_into(policy, detail::minmax_input<It, T>{first}, n, d_out, init, arg_min_max{});
 }
 
 }  // namespace cascade

@@ -2,6 +2,7 @@
 //
 //   auto square = [] __host__ __device__ (float x) { return x * x; };
 //   float ss = cascade::transform_reduce(policy{}, d, d + n, 0.0f, cascade::plus{}, square);
+//   cascade::transform_reduce_into(policy{}.on(s), d, d + n, d_ss, 0.0f, cascade::plus{}, square);  // no host wait
 //
 // As std::transform_reduce: init op t(x0) op t(x1) ... op t(x(n-1)), the accumulator is init's type
 // and t's results are converted to it. t runs on the device once per item (extended __device__
@@ -20,6 +21,17 @@ template <class Policy, class It, class T, class ReduceOp, class TransformOp>
 T transform_reduce(Policy const& policy, It first, It last, T init, ReduceOp reduce_op, TransformOp transform_op) {
   auto const n = detail::checked_size(first, last, "cascade::transform_reduce");
   return detail::reduce_n(policy, detail::transform_input<It, TransformOp, T>{first, transform_op}, n, init, reduce_op);
+}
+
+// The same result written to *d_out (device memory), ordered on the policy's stream; the host does not
+// wait. As reduce_into, an empty range writes init.
+template <class Policy, class It, class OutIt, class T, class ReduceOp, class TransformOp>
+  requires is_policy_v<Policy>
+void transform_reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init, ReduceOp reduce_op,
+                           TransformOp transform_op) {
+  auto const n = detail::checked_size(first, last, "cascade::transform_reduce_into");
+  detail::dispatch_reduce_into(policy, detail::transform_input<It, TransformOp, T>{first, transform_op}, n, d_out,
+                               init, reduce_op);
 }
 
 }  // namespace cascade

@@ -82,6 +82,22 @@ class timer {
     return {median_of(ta) * 1e3, median_of(tb) * 1e3};
   }
 
+  // Median times of each call in `calls` in microseconds, their runs alternating (c0, c1, ..., c0, c1,
+  // ...), as median_pair_us_budget does for two: every rival of one measurement sees the same drift.
+  template <class F>
+  std::vector<double> median_group_us_budget(std::vector<F> const& calls, mode m, int max_runs = 51,
+                                             double budget_us = 2e5) {
+    double one = 0;
+    for (auto const& c : calls) one = std::max(one, median_us(c, m, 2, 1));
+    int const runs = runs_within(one * static_cast<double>(calls.size()), max_runs, budget_us);
+    std::vector<std::vector<float>> ms(calls.size(), std::vector<float>(runs));
+    for (int i = 0; i < runs; ++i)
+      for (std::size_t k = 0; k < calls.size(); ++k) ms[k][i] = once_ms(calls[k], m);
+    std::vector<double> us;
+    for (auto& v : ms) us.push_back(median_of(v) * 1e3);
+    return us;
+  }
+
   // Median host wall time of `run()` in microseconds, for calls that return only once their result
   // is on the host (thrust::reduce, cascade::reduce): the device is idle before each run, and cold
   // runs flush L2 first.

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs cascade-rivals (built against the toolkit's CCCL) and cascade-rivals-newest (built against the
+# newest CCCL, scripts/fetch-cccl.sh) on the GPU, each writing
+# bench/results/rivals-<gpu>-<date>-cccl<version>.json (and .txt), then checks the bar
+# (scripts/rivals_bar.py). An argument names the output folder; extra options after it go to both
+# programs (e.g. --families reduce --max-log2 24).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# A build of its own, as users ship theirs: NDEBUG (no CCCL or libstdc++ assertions, in cascade's
+# kernels or CUB's; Meson's default b_ndebug=false enables both), no tests.
+build_dir=${CASCADE_BUILD_DIR:-build-bench}
+command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
+source scripts/use-deps.sh  # nlohmann-json and the newest CCCL, from .deps/ where there is no network
+[ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Db_ndebug=true -Dtests=false >/dev/null
+ninja -C "$build_dir" bench/cascade-rivals bench/cascade-rivals-newest >"$build_dir/rivals-build.log" 2>&1 ||
+  { tail -40 "$build_dir/rivals-build.log"; exit 1; }
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-' | sed 's/^nvidia-//')
+driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+commit=${CASCADE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+dir=${1:-bench/results}
+shift || true
+day=$(date -u +%Y-%m-%d)
+mkdir -p "$dir"
+files=()
+for program in cascade-rivals-newest cascade-rivals; do
+  version=$("$build_dir/bench/$program" --cccl-version)
+  out="$dir/rivals-$gpu-$day-cccl$version"
+  "$build_dir/bench/$program" --out "$out.json" --commit "$commit" --driver "$driver" "$@" | tee "$out.txt" || true
+  files+=("$out.json")
+done
+python3 scripts/rivals_bar.py "${files[@]}" || true
