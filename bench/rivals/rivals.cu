@@ -18,6 +18,7 @@
 //                  [--units reduce-float,arg-int8,...] [--min-log2 10] [--max-log2 30] [--step 2] [--repeats 3]
 //   cascade-rivals --cccl-version
 #include <cascade/error.cuh>
+#include <cuda/std/cstdint>
 #include <cuda/std/version>
 
 #include <algorithm>
@@ -115,7 +116,7 @@ void measure(cascade_bench::timer& t, settings const& s, measurement const& m, s
   }
   std::vector<bool> agrees(k);
   for (std::size_t i = 0; i < k; ++i) {
-    agrees[i] = static_cast<int>(i) == m.unchecked || m.agree(results[i].data(), results[m.reference].data());
+    agrees[i] = !m.contenders[i].checked || m.agree(results[i].data(), results[m.reference].data());
     if (!agrees[i]) {
       ++out.disagreements;
       std::fprintf(stderr, "\n%s %s n=%lld: %s (%s) gives %s, %s gives %s\n", m.family.c_str(), m.config.c_str(), m.n,
@@ -164,7 +165,7 @@ void measure(cascade_bench::timer& t, settings const& s, measurement const& m, s
         ", \"reference\": " + quoted(m.contenders[m.reference].name + " " + m.contenders[m.reference].mode) +
         ", \"ratio_hot\": " + num(median(ratio_hot[i])) + ", \"ratio_cold\": " + num(median(ratio_cold[i])) +
         ", \"hot_repeats_us\": " + list(hot[i]) + ", \"cold_repeats_us\": " + list(cold[i]) +
-        ", \"result\": " + quoted(m.format(results[i].data())) + ", \"agrees\": " + (static_cast<int>(i) == m.unchecked ? "null" : agrees[i] ? "true" : "false") +
+        ", \"result\": " + quoted(m.format(results[i].data())) + ", \"agrees\": " + (!c.checked ? "null" : agrees[i] ? "true" : "false") +
         "}");
     std::snprintf(buf, sizeof buf, " | %s %s %.2f/%.2f", c.library == "cascade" ? "cascade" : "cub", c.mode.c_str(),
                   h, co);
@@ -206,6 +207,17 @@ int main(int argc, char** argv) {
   }
   if (!cascade_bench::have_gpu("cascade-rivals")) return 2;
   auto const env = cascade_bench::read_environment();
+  {
+    // CUB's single-phase (env) calls allocate their temporary storage with cudaMallocAsync from the
+    // device's default pool. Its default release threshold (0) hands the memory back at every
+    // synchronization, and mapping it again costs 10-40 us of GPU time per call and slows the next
+    // call's first touches (measured 2026-11-24 on an H200): the CUDA guide's advice for allocations in
+    // a loop is to keep it, as here.
+    cudaMemPool_t pool;
+    CASCADE_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+    cuda::std::uint64_t keep = ~cuda::std::uint64_t{0};
+    CASCADE_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  }
   cascade_bench::timer t;
   sink out;
   for (auto const& u : units()) {
@@ -229,7 +241,8 @@ int main(int argc, char** argv) {
         std::to_string(s.repeats) +
         " rounds each hot and cold; times are the median over rounds of each round's median, ratios the median of "
         "per-round ratios (reference's time / the contender's); two-phase CUB calls get their temporary storage "
-        "outside the timed region, env (single-phase) CUB calls allocate it as users see it (cudaMallocAsync); "
+        "outside the timed region, env (single-phase) CUB calls allocate it with cudaMallocAsync from the default "
+        "pool, whose release threshold is set to keep its memory; "
         "cascade's calls use its scratch pool; every result checked against the reference (a CUB call); read ceiling "
         "= best of 4 grid sizes of a 16-byte streaming-read kernel; cccl = the CCCL this program was built with";
     if (!cascade_bench::write_results(io.out_path, env, io, method.c_str(), out.rows)) return 1;

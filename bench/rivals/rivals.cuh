@@ -31,6 +31,7 @@ struct contender {
   std::string library;  // "cascade" or "cub"
   std::string mode;     // how it was called: "deterministic", "run_to_run (two-phase)", "not_guaranteed (env)", ...
   std::function<void()> call;
+  bool checked = true;  // false: it computes something else (its result is not compared)
 };
 
 // One measurement: a family, a configuration, a size, and its rivals.
@@ -45,7 +46,6 @@ struct measurement {
   std::size_t out_bytes = 0;
   std::vector<contender> contenders;
   std::size_t reference = 0;  // ratio = reference's time / each contender's (a CUB call)
-  int unchecked = -1;         // a contender whose result is not compared (it computes something else)
   std::function<bool(void const*, void const*)> agree;  // two results (out_bytes each) agree
   std::function<std::string(void const*)> format;      // a result, for the report
 };

@@ -55,8 +55,8 @@ using tuned_archs = arch_list<90>;
 
 namespace cascade::detail {
 
-// The item type the tables are keyed on: the iterator's value type, or the accumulator's for cascade's
-// own internal iterators, which have none.
+// The item type the tables are keyed on: the iterator's value type; for the views transform_reduce and
+// argmin read through (detail/input_iterators.cuh), the type they read; else the accumulator's.
 template <class It, class T>
 struct table_item {
   using type = T;
@@ -65,6 +65,11 @@ template <class It, class T>
   requires requires { typename std::iterator_traits<It>::value_type; }
 struct table_item<It, T> {
   using type = typename std::iterator_traits<It>::value_type;
+};
+template <class It, class T>
+  requires requires { typename It::read_type; }
+struct table_item<It, T> {
+  using type = typename It::read_type;
 };
 
 // The table architecture for compute capability `cc` (x 10): the newest one not newer, else the oldest.

@@ -38,6 +38,31 @@ __device__ void fold_one(T& acc, bool fresh, X const& x, Op op) {
   acc = fresh ? static_cast<T>(x) : static_cast<T>(op(acc, static_cast<T>(x)));
 }
 
+// Loads the Count vectors of a thread's batch, all before the first use (so that all are in flight),
+// vector k at item i + k * step.
+template <int Count, class It, class Offset>
+__device__ void load_batch(typename vector_input<It>::raw_type (&raws)[Count], It const& first, Offset i,
+                           Offset step) {
+#pragma unroll
+  for (int k = 0; k < Count; ++k) raws[k] = vector_input<It>::load(first, i + Offset(k) * step);
+}
+
+// acc op v[0] op ... op v[width-1], v[j] being item i + j. An input view may fold a vector its own
+// way (vector_input<It>::fold: argmin's first-smallest scan), with the same result.
+template <class T, class It, class Offset, class Op>
+__device__ void fold_vector(T& acc, bool fresh, It const& first, typename vector_input<It>::raw_type const& v,
+                            Offset i, Op op) {
+  if constexpr (requires { vector_input<It>::fold(acc, fresh, v, i, op); }) {
+    vector_input<It>::fold(acc, fresh, v, i, op);
+  } else {
+    constexpr int width = vector_input<It>::width;
+    T items[width];
+#pragma unroll
+    for (int j = 0; j < width; ++j) items[j] = static_cast<T>(vector_input<It>::item(first, v, j, i + Offset(j)));
+    fold_in_order(acc, fresh, items, op);
+  }
+}
+
 // ---- striped ---------------------------------------------------------------------------------
 
 // The rare paths of the striped loop (a tile that is not full, input that is not 16-byte aligned)
@@ -58,16 +83,13 @@ __device__ void fold_full_tile(T& acc, bool fresh, It first, Offset base, Op op,
   if constexpr (vectorizable<It, CoarseFactor>) {
     if (aligned) {
       // Every load of the tile first, so that all are in flight before the first use.
-      T items[CoarseFactor];
-      constexpr int width = vector_input<It>::width;
-      It const mine = first + base + Offset(threadIdx.x) * width;  // then constant offsets: no address math per load
+      constexpr int width = vector_input<It>::width, count = CoarseFactor / width;
+      typename vector_input<It>::raw_type raws[count];
+      Offset const mine = base + Offset(threadIdx.x) * width;  // then constant steps: no address math per load
+      load_batch<count>(raws, first, mine, Offset(BlockSize) * width);
 #pragma unroll
-      for (int k = 0; k < CoarseFactor / width; ++k) {
-        auto const v = load_vector<width>(mine + k * BlockSize * width);
-#pragma unroll
-        for (int j = 0; j < width; ++j) items[k * width + j] = static_cast<T>(v.items[j]);
-      }
-      fold_in_order(acc, fresh, items, op);
+      for (int k = 0; k < count; ++k)
+        fold_vector(acc, fresh && k == 0, first, raws[k], mine + Offset(k) * BlockSize * width, op);
       return;
     }
     acc = fold_full_tile_scalar<BlockSize, CoarseFactor>(acc, fresh, first, base, op);
@@ -126,20 +148,17 @@ __device__ T fold_striped(It first, Offset n, Op op, int& num_valid, unsigned bl
 // Folds [i, i + CoarseFactor) of contiguous input, in order.
 template <int CoarseFactor, class T, class It, class Offset, class Op>
 __device__ void fold_run(T& acc, bool fresh, It first, Offset i, Op op, bool aligned) {
-  T items[CoarseFactor];
   if constexpr (vectorizable<It, CoarseFactor>) {
     if (aligned) {
-      constexpr int width = vector_input<It>::width;
+      constexpr int width = vector_input<It>::width, count = CoarseFactor / width;
+      typename vector_input<It>::raw_type raws[count];
+      load_batch<count>(raws, first, i, Offset(width));
 #pragma unroll
-      for (int k = 0; k < CoarseFactor / width; ++k) {
-        auto const v = load_vector<width>(first + i + Offset(k) * width);
-#pragma unroll
-        for (int j = 0; j < width; ++j) items[k * width + j] = static_cast<T>(v.items[j]);
-      }
-      fold_in_order(acc, fresh, items, op);
+      for (int k = 0; k < count; ++k) fold_vector(acc, fresh && k == 0, first, raws[k], i + Offset(k) * width, op);
       return;
     }
   }
+  T items[CoarseFactor];
 #pragma unroll
   for (int k = 0; k < CoarseFactor; ++k) items[k] = static_cast<T>(first[i + Offset(k)]);
   fold_in_order(acc, fresh, items, op);

@@ -4,6 +4,7 @@
 // read 16 bytes per load instruction (4 floats, 8 halves, 16 int8) instead of one item per load:
 // fewer instructions in flight for the same bytes. Any other iterator, or a pointer that is not
 // 16-byte aligned (d + 1), takes the scalar path; the tile loops make that choice once per block.
+// The views of transform_reduce, argmin, argmax and minmax over such a pointer read the same way.
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -20,24 +21,6 @@ struct vector_input {
   static constexpr int width = 1;
 };
 
-template <class U>
-struct vector_input<U*> {
-  using value_type = cuda::std::remove_cv_t<U>;
-  static constexpr bool enabled = is_numeric_v<value_type> && sizeof(value_type) <= 16 && 16 % sizeof(value_type) == 0;
-  static constexpr int width = enabled ? static_cast<int>(16 / sizeof(value_type)) : 1;
-};
-
-// Whether tiles of `Items` items per thread read from `first` can use vector loads: the iterator is a
-// suitable pointer and the per-thread run is a whole number of vectors.
-template <class It, int Items>
-inline constexpr bool vectorizable = vector_input<It>::enabled && Items % vector_input<It>::width == 0;
-
-template <class It>
-__device__ bool is_vector_aligned(It first) {
-  if constexpr (vector_input<It>::enabled) return reinterpret_cast<cuda::std::uintptr_t>(first) % 16 == 0;
-  else return false;
-}
-
 template <class V, int Width>
 struct vector_of {
   V items[Width];
@@ -51,6 +34,39 @@ __device__ vector_of<cuda::std::remove_cv_t<V>, Width> load_vector(V* p) {
   vector_of<cuda::std::remove_cv_t<V>, Width> v;
   cuda::std::memcpy(&v, &raw, sizeof(raw));
   return v;
+}
+
+// What the tile loops need of an input that can be read 16 bytes at a time: the raw vector at item i
+// (load), item j of it as the fold sees it, at index i + j (item), and whether the input is aligned.
+// Views over a pointer (detail/input_iterators.cuh: transform_reduce's, argmin's) specialize it too,
+// so that they read as fast as the pointer itself.
+template <class U>
+struct vector_input<U*> {
+  using value_type = cuda::std::remove_cv_t<U>;
+  static constexpr bool enabled = is_numeric_v<value_type> && sizeof(value_type) <= 16 && 16 % sizeof(value_type) == 0;
+  static constexpr int width = enabled ? static_cast<int>(16 / sizeof(value_type)) : 1;
+  using raw_type = vector_of<value_type, width>;
+
+  template <class Offset>
+  __device__ static raw_type load(U* first, Offset i) {
+    return load_vector<width>(first + i);
+  }
+  template <class Offset>
+  __device__ static value_type item(U*, raw_type const& v, int j, Offset) {
+    return v.items[j];
+  }
+  __device__ static bool aligned(U* first) { return reinterpret_cast<cuda::std::uintptr_t>(first) % 16 == 0; }
+};
+
+// Whether tiles of `Items` items per thread read from `first` can use vector loads: the iterator is a
+// suitable pointer and the per-thread run is a whole number of vectors.
+template <class It, int Items>
+inline constexpr bool vectorizable = vector_input<It>::enabled && Items % vector_input<It>::width == 0;
+
+template <class It>
+__device__ bool is_vector_aligned(It const& first) {
+  if constexpr (vector_input<It>::enabled) return vector_input<It>::aligned(first);
+  else return false;
 }
 
 }  // namespace cascade::detail

@@ -15,6 +15,7 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
+#include "../indexed.cuh"
 #include "../ops.cuh"
 #include "../policy.cuh"
 
@@ -42,10 +43,14 @@ struct ranges {
 template <int Arch, int ItemBytes, op_kind Kind>
 struct table;
 
+// argmin's, argmax's and minmax's ops compare, as minimum does (the table is keyed on the type they
+// read: detail::table_item).
 template <class Op>
-inline constexpr op_kind op_kind_of = cuda::std::is_same_v<Op, minimum> || cuda::std::is_same_v<Op, maximum>
-                                          ? op_kind::min_max
-                                          : op_kind::sum;
+inline constexpr op_kind op_kind_of =
+    cuda::std::is_same_v<Op, minimum> || cuda::std::is_same_v<Op, maximum> || cuda::std::is_same_v<Op, arg_min> ||
+            cuda::std::is_same_v<Op, arg_max> || cuda::std::is_same_v<Op, arg_min_max>
+        ? op_kind::min_max
+        : op_kind::sum;
 
 template <class V>
 inline constexpr int item_bytes_of = sizeof(V) <= 1 ? 1 : sizeof(V) <= 2 ? 2 : sizeof(V) <= 4 ? 4 : 8;
