@@ -108,7 +108,7 @@ struct minus_op {  // neither associative nor commutative: cross_check must be a
 TEST_SUITE("gpu") {
 
 TEST_CASE_TEMPLATE("argmin, argmax and minmax: first occurrence, against CUB and the host", T, int, float, double,
-                   std::uint8_t) {
+                   std::uint8_t, std::int8_t) {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ (0x8001 + sizeof(T)));
   for (long long n : sizes(rng)) {
@@ -138,6 +138,32 @@ TEST_CASE_TEMPLATE("argmin, argmax and minmax: first occurrence, against CUB and
     CHECK(cascade::indexed<T>(d_arg[0]) == lo);
     CHECK(cascade::indexed<T>(d_arg[1]) == hi);
     CHECK(cascade::minmax_result<T>(d_both[0]) == cascade::minmax_result<T>{lo, hi});
+  }
+}
+
+TEST_CASE("argmin over bytes: 16 at a time, the first occurrence when every vector holds a new extremum") {
+  // Descending (ascending) runs: each 16-byte vector improves on the thread's minimum (maximum), so the
+  // position inside the vector is looked up every time; values repeat, so the first must win.
+  for (long long n : {16ll, 4096ll, 100000ll, (1ll << 20) + 7}) {
+    CAPTURE(n);
+    std::vector<std::int8_t> down(n), up(n);
+    for (long long i = 0; i < n; ++i) {
+      down[i] = static_cast<std::int8_t>(127 - (i / 3) % 256);
+      up[i] = static_cast<std::int8_t>(-128 + (i / 3) % 256);
+    }
+    for (auto const* xs : {&down, &up}) {
+      thrust::device_vector<std::int8_t> d(xs->begin(), xs->end());
+      std::int8_t const* p = thrust::raw_pointer_cast(d.data());
+      auto const lo = host_argmin(*xs), hi = host_argmax(*xs);
+      CHECK(cascade::argmin(cascade::default_policy{}, p, p + n) == lo);
+      CHECK(cascade::argmax(cascade::default_policy{}, p, p + n) == hi);
+      auto const both = cascade::minmax(cascade::policy<256, 32, cascade::tree::shuffle, cascade::finish::last_block>{},
+                                        p, p + n);
+      CHECK(both.min == lo);
+      CHECK(both.max == hi);
+      std::vector<std::int8_t> const tail(xs->begin() + 1, xs->end());  // misaligned: the scalar path
+      if (!tail.empty()) CHECK(cascade::argmin(policy_a{}, p + 1, p + n) == host_argmin(tail));
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 #include <cuda/std/type_traits>
 
 #include "../indexed.cuh"
+#include "arg_scan.cuh"
 #include "vector_load.cuh"
 
 namespace cascade::detail {
@@ -77,21 +78,8 @@ struct vector_input<transform_input<U*, F, T>> : vector_view<U, transform_input<
 };
 
 // argmin's, argmax's and minmax's views fold a vector by a scan for its first smallest (largest)
-// item, then one comparison with the thread's value: a thread's items ascend by index, so "strictly
-// smaller" keeps the first occurrence, exactly as arg_min does item by item (NaN included: it is
-// never strictly smaller or larger, nor is anything against it).
-template <class T, int Width, class Raw>
-__device__ void scan_vector(Raw const& v, T& lo, int& lo_at, T& hi, int& hi_at, bool want_lo, bool want_hi) {
-  lo = hi = static_cast<T>(v.items[0]);
-  lo_at = hi_at = 0;
-#pragma unroll
-  for (int j = 1; j < Width; ++j) {
-    T const x = static_cast<T>(v.items[j]);
-    if (want_lo && x < lo) lo = x, lo_at = j;
-    if (want_hi && hi < x) hi = x, hi_at = j;
-  }
-}
-
+// item (detail/arg_scan.cuh), then one comparison with the thread's value: a thread's items ascend by
+// index, so "strictly smaller" keeps the first occurrence, exactly as arg_min does item by item.
 template <class U, class T>
 struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>> {
   using base = vector_view<U, indexed_input<U*, T>>;
@@ -103,6 +91,15 @@ struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>>
     requires(cuda::std::is_same_v<Op, arg_min> || cuda::std::is_same_v<Op, arg_max>)
   __device__ static void fold(indexed<T>& acc, bool fresh, typename base::raw_type const& v, Offset i, Op) {
     constexpr bool is_min = cuda::std::is_same_v<Op, arg_min>;
+    if constexpr (is_byte_integer_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      unsigned w[4];
+      words_of(v, w);
+      unsigned const key = byte_extremum<T, !is_min>(w);
+      T const x = byte_item<T>(key);
+      if (fresh || (is_min ? x < acc.value : acc.value < x))
+        acc = {static_cast<cuda::std::int64_t>(i) + first_byte<T>(w, key), x};
+      return;
+    }
     T lo, hi;
     int lo_at, hi_at;
     scan_vector<T, base::width>(v, lo, lo_at, hi, hi_at, is_min, !is_min);
@@ -126,6 +123,15 @@ struct vector_input<minmax_input<U*, T>> : vector_view<U, minmax_input<U*, T>> {
   template <class Offset>
   __device__ static void fold(minmax_result<T>& acc, bool fresh, typename base::raw_type const& v, Offset i,
                               arg_min_max) {
+    if constexpr (is_byte_integer_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      unsigned w[4];
+      words_of(v, w);
+      unsigned const lo_key = byte_extremum<T, false>(w), hi_key = byte_extremum<T, true>(w);
+      T const lo = byte_item<T>(lo_key), hi = byte_item<T>(hi_key);
+      if (fresh || lo < acc.min.value) acc.min = {static_cast<cuda::std::int64_t>(i) + first_byte<T>(w, lo_key), lo};
+      if (fresh || acc.max.value < hi) acc.max = {static_cast<cuda::std::int64_t>(i) + first_byte<T>(w, hi_key), hi};
+      return;
+    }
     T lo, hi;
     int lo_at, hi_at;
     scan_vector<T, base::width>(v, lo, lo_at, hi, hi_at, true, true);
