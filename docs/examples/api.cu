@@ -267,6 +267,19 @@ void run() {
     expect(ss == 332833500.0, "transform_reduce");  // exact: squares < 2^20, sums in double
   }
   {
+    double* d_ss = nullptr;
+    cudaMalloc(&d_ss, sizeof(double));
+    cudaStream_t stream = nullptr;
+    // [transform_reduce_into]
+    auto square = [] __device__(float x) { return x * x; };
+    cascade::transform_reduce_into(cascade::default_policy{}.on(stream), d, d + n, d_ss, 0.0, cascade::plus{}, square);
+    // [/transform_reduce_into]
+    double ss = 0;
+    cudaMemcpy(&ss, d_ss, sizeof ss, cudaMemcpyDeviceToHost);
+    expect(ss == 332833500.0, "transform_reduce_into");
+    cudaFree(d_ss);
+  }
+  {
     // [cross_check]
     cascade::cross_check_result<float> r =
         cascade::cross_check(cascade::presets::harris_reduce4{}, d, d + n, 0.0f, cascade::plus{});

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Whether the sm_90 tuning table (include/cascade/tuning/sm90.cuh) holds on the GPU a cascade-tune
+results file was measured on: for each tuned configuration and size, the score (sqrt(hot x cold)) of
+the policy the table names against the best table-eligible candidate's, and every size where the
+table's loses more than 3%.
+
+    python3 scripts/table_check.py bench/results/rivals-2026-11-24/tune-h100.json
+"""
+import json, re, math, sys
+from collections import defaultdict
+import os
+src=open(os.path.join(os.path.dirname(__file__), '..', 'include/cascade/tuning/sm90.cuh')).read()
+tables={}
+for m in re.finditer(r'struct table<90, (\d+), op_kind::(\w+)> \{\s*using type = ranges<(.*?)>;\s*\};', src, re.S):
+    b,k,body=int(m.group(1)),m.group(2),m.group(3)
+    rs=[]
+    for r in re.finditer(r'range<(-?\d+), policy<(\d+), (\d+), tree::(\w+), finish::(\w+)>>', body):
+        rs.append((int(r.group(1)), f"<{r.group(2)}, {r.group(3)}, {r.group(4)}, {r.group(5)}>"))
+    tables[(b,k)]=rs
+bytes_of={'int8':1,'half':2,'float':4,'double':8}
+def pick(rs,n):
+    for mx,name in rs:
+        if mx<0 or n<=mx: return name
+d=json.load(open(sys.argv[1]))
+g=defaultdict(list)
+for r in d['rows']: g[(r['config'],r['n'])].append(r)
+worst=defaultdict(list)
+for (c,n),rs in sorted(g.items(), key=lambda x:(x[0][0],x[0][1])):
+    item,op=c.split('-'); key=(bytes_of[item],'sum' if op=='plus' else 'min_max')
+    if key not in tables: continue
+    name=pick(tables[key],n)
+    el=[r for r in rs if r['table_eligible'] and r['agrees'] and r['hot_us'] and r['cold_us']]
+    sc=lambda r: math.sqrt(r['hot_us']*r['cold_us'])
+    best=min(el,key=sc)
+    t=[r for r in el if r['name']==name]
+    if not t: print('missing',c,n,name); continue
+    loss=sc(t[0])/sc(best)-1
+    worst[c].append((loss,n,name,best['name']))
+for c,v in worst.items():
+    over=[x for x in v if x[0]>0.03]
+    mx=max(v)
+    print(f"{c:14s} sizes {len(v)}: table within 3% of the H100's best at {len(v)-len(over)}; worst {mx[0]*100:.1f}% at n={mx[1]} ({mx[2]} vs {mx[3]})")
+    for x in over: print(f"     {x[1]:>11d}: +{x[0]*100:.1f}%  table {x[2]}  best {x[3]}")
