@@ -4,7 +4,12 @@ results file was measured on: for each tuned configuration and size, the score (
 the policy the table names against the best table-eligible candidate's, and every size where the
 table's loses more than 3%.
 
-    python3 scripts/table_check.py bench/results/rivals-2026-11-24/tune-h100.json
+    python3 scripts/table_check.py bench/results/rivals-2026-11-24/tune-h100.json [--tuned tune-h100.txt]
+
+With --tuned (the text cascade-tune printed for that file), the table's policy is also set against
+the policy the tuner's own ranges pick at each size (at most 3 policies per entry, as the table's
+are): the issue-18 question, whether the sm_90 table loses more than 3% against what the tuner picks
+on this GPU.
 """
 import json, re, math, sys
 from collections import defaultdict
@@ -21,6 +26,14 @@ bytes_of={'int8':1,'half':2,'float':4,'double':8}
 def pick(rs,n):
     for mx,name in rs:
         if mx<0 or n<=mx: return name
+tuned = {}
+if '--tuned' in sys.argv:
+    text = open(sys.argv[sys.argv.index('--tuned') + 1]).read()
+    for m in re.finditer(r"^(\S+): the table's ranges.*?\n((?:  n in .*\n)+)", text, re.M):
+        tuned[m.group(1)] = [(int(r.group(1)), -1 if r.group(2) == 'inf' else int(r.group(2)),
+                              f"<{r.group(3)}, {r.group(4)}, {r.group(5)}, {r.group(6)}>")
+                             for r in re.finditer(r"n in \[(\d+), (\w+)\]: policy<(\d+), (\d+), tree::(\w+), finish::(\w+)>",
+                                                  m.group(2))]
 d=json.load(open(sys.argv[1]))
 g=defaultdict(list)
 for r in d['rows']: g[(r['config'],r['n'])].append(r)
@@ -35,9 +48,15 @@ for (c,n),rs in sorted(g.items(), key=lambda x:(x[0][0],x[0][1])):
     t=[r for r in el if r['name']==name]
     if not t: print('missing',c,n,name); continue
     loss=sc(t[0])/sc(best)-1
+    if c in tuned:
+        tuned_name=[nm for lo,hi,nm in tuned[c] if n>=lo and (hi<0 or n<=hi)][0]
+        tp=[r for r in el if r["name"]==tuned_name]
+        best=tp[0]
+        loss=sc(t[0])/sc(best)-1
     worst[c].append((loss,n,name,best['name']))
 for c,v in worst.items():
     over=[x for x in v if x[0]>0.03]
     mx=max(v)
-    print(f"{c:14s} sizes {len(v)}: table within 3% of the H100's best at {len(v)-len(over)}; worst {mx[0]*100:.1f}% at n={mx[1]} ({mx[2]} vs {mx[3]})")
+    what = "the tuner's pick" if c in tuned else "this GPU's best"
+    print(f"{c:14s} sizes {len(v)}: table within 3% of {what} at {len(v)-len(over)}; worst {mx[0]*100:.1f}% at n={mx[1]} ({mx[2]} vs {mx[3]})")
     for x in over: print(f"     {x[1]:>11d}: +{x[0]*100:.1f}%  table {x[2]}  best {x[3]}")

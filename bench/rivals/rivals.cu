@@ -165,7 +165,8 @@ void measure(cascade_bench::timer& t, settings const& s, measurement const& m, s
         ", \"reference\": " + quoted(m.contenders[m.reference].name + " " + m.contenders[m.reference].mode) +
         ", \"ratio_hot\": " + num(median(ratio_hot[i])) + ", \"ratio_cold\": " + num(median(ratio_cold[i])) +
         ", \"hot_repeats_us\": " + list(hot[i]) + ", \"cold_repeats_us\": " + list(cold[i]) +
-        ", \"result\": " + quoted(m.format(results[i].data())) + ", \"agrees\": " + (!c.checked ? "null" : agrees[i] ? "true" : "false") +
+        ", \"result\": " + quoted(m.format(results[i].data())) +
+        ", \"agrees\": " + (!c.checked ? "null" : agrees[i] ? "true" : "false") +
         "}");
     std::snprintf(buf, sizeof buf, " | %s %s %.2f/%.2f", c.library == "cascade" ? "cascade" : "cub", c.mode.c_str(),
                   h, co);

@@ -115,9 +115,10 @@ struct buffers {
 
 // The blocks' partials, one slot each, and nothing more: the kernel of a single-pass finish without
 // the finish.
+template <class A>
 struct slot_sink {
-  accumulator* partials;
-  __device__ void operator()(accumulator const& v) const { partials[blockIdx.x] = v; }
+  A* partials;
+  __device__ void operator()(A const& v) const { partials[blockIdx.x] = v; }
 };
 
 template <class Policy, class Offset>
@@ -125,9 +126,10 @@ void partials_only(item const* in, Offset n, accumulator* partials) {
   namespace detail = cascade::detail;
   constexpr auto kernel = &detail::reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor,
                                                        typename Policy::tree_type, accumulator, item const*, Offset,
-                                                       cascade::plus, slot_sink>;
+                                                       cascade::plus, slot_sink<accumulator>>;
   unsigned const grid = detail::filled_grid<kernel, Policy>(n);
-  detail::launch_reduce_tiles<Policy, accumulator>(in, n, cascade::plus{}, slot_sink{partials}, grid, nullptr);
+  detail::launch_reduce_tiles<Policy, accumulator>(in, n, cascade::plus{}, slot_sink<accumulator>{partials}, grid,
+                                                   nullptr);
 }
 
 template <class Policy>
@@ -142,8 +144,10 @@ void add_decomposition(measurement& m, buffers& b, long long n) {
   auto* const partials = b.partials;
   m.contenders.push_back({"cascade " + shape + ", shuffle> kernel, partials only", "cascade", "no finish",
                           [in, n, partials] {
-                            if (n < (1ll << 31)) partials_only<Policy>(in, static_cast<int>(n), partials);
-                            else partials_only<Policy>(in, n, partials);
+                            // cascade's offsets: 32-bit below 2^31 items (detail/dispatch.cuh)
+                            if (n < (1ll << 31))
+                              partials_only<Policy>(in, static_cast<cuda::std::uint32_t>(n), partials);
+                            else partials_only<Policy>(in, static_cast<cuda::std::uint64_t>(n), partials);
                           },
                           false});
 }

@@ -35,8 +35,8 @@ unsigned resident_grid() {
 template <auto Kernel, class Policy, class Offset>
 unsigned filled_grid(Offset n) {
   unsigned const resident = resident_grid<Kernel, Policy::block_size>();
-  auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
-  return static_cast<unsigned>(tiles < resident ? tiles : resident);
+  auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));  // >= 0: n is a count
+  return static_cast<unsigned long long>(tiles) < resident ? static_cast<unsigned>(tiles) : resident;
 }
 
 }  // namespace cascade::detail
