@@ -5,6 +5,7 @@ the policy the table names against the best table-eligible candidate's, and ever
 table's loses more than 3%.
 
     python3 scripts/table_check.py bench/results/rivals-2026-11-24/tune-h100.json [--tuned tune-h100.txt]
+                                   [--table another-table.cuh]   (default: include/cascade/tuning/sm90.cuh)
 
 With --tuned (the text cascade-tune printed for that file), the table's policy is also set against
 the policy the tuner's own ranges pick at each size (at most 3 policies per entry, as the table's
@@ -14,7 +15,10 @@ on this GPU.
 import json, re, math, sys
 from collections import defaultdict
 import os
-src=open(os.path.join(os.path.dirname(__file__), '..', 'include/cascade/tuning/sm90.cuh')).read()
+table_path = os.path.join(os.path.dirname(__file__), '..', 'include/cascade/tuning/sm90.cuh')
+if '--table' in sys.argv:
+    table_path = sys.argv[sys.argv.index('--table') + 1]
+src=open(table_path).read()
 tables={}
 for m in re.finditer(r'struct table<90, (\d+), op_kind::(\w+)> \{\s*using type = ranges<(.*?)>;\s*\};', src, re.S):
     b,k,body=int(m.group(1)),m.group(2),m.group(3)
