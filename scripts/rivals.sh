@@ -12,7 +12,15 @@ build_dir=${CASCADE_BUILD_DIR:-build-bench}
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
 source scripts/use-deps.sh  # nlohmann-json and the newest CCCL, from .deps/ where there is no network
 [ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Db_ndebug=true -Dtests=false >/dev/null
-ninja -C "$build_dir" bench/cascade-rivals bench/cascade-rivals-newest >"$build_dir/rivals-build.log" 2>&1 ||
+# cascade-rivals-newest exists only where the newest CCCL's headers were there when Meson configured
+# (.deps/cccl; scripts/fetch-cccl.sh): without them only the toolkit's CUB is measured, and it says so.
+programs=(cascade-rivals)
+if ninja -C "$build_dir" -t targets all 2>/dev/null | grep -q '^bench/cascade-rivals-newest:'; then
+  programs=(cascade-rivals-newest cascade-rivals)
+else
+  echo "scripts/rivals.sh: no newest CCCL in $build_dir (run scripts/fetch-cccl.sh, then meson setup --reconfigure)"
+fi
+ninja -C "$build_dir" "${programs[@]/#/bench/}" >"$build_dir/rivals-build.log" 2>&1 ||
   { tail -40 "$build_dir/rivals-build.log"; exit 1; }
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-' | sed 's/^nvidia-//')
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
@@ -22,7 +30,7 @@ shift || true
 day=$(date -u +%Y-%m-%d)
 mkdir -p "$dir"
 files=()
-for program in cascade-rivals-newest cascade-rivals; do
+for program in "${programs[@]}"; do
   version=$("$build_dir/bench/$program" --cccl-version)
   out="$dir/rivals-$gpu-$day-cccl$version"
   "$build_dir/bench/$program" --out "$out.json" --commit "$commit" --driver "$driver" "$@" | tee "$out.txt" || true
