@@ -25,6 +25,7 @@
 #define RIVALS_CUB_ENV 0
 #endif
 
+#include "measure/fill.cuh"
 #include "rivals.cuh"
 
 #if !defined(RIVALS_FAMILY) || !defined(RIVALS_ITEM) || !defined(RIVALS_ITEM_NAME)
@@ -64,6 +65,28 @@ bool same_value(T a, T b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
+// Two accumulators (out_bytes each) agree: exactly, or for floating-point sums (Close) within 1e-5
+// (float) or 1e-10 (double) relative, since the rounding follows the order of the additions.
+template <bool Close>
+bool accumulators_agree(void const* pa, void const* pb) {
+  accumulator a, c;
+  std::memcpy(&a, pa, sizeof a);
+  std::memcpy(&c, pb, sizeof c);
+  if constexpr (std::is_integral_v<accumulator> || !Close) {
+    return same_value(a, c);
+  } else {
+    double const tolerance = sizeof(accumulator) == 4 ? 1e-5 : 1e-10;
+    return std::abs(double(a) - double(c)) <= tolerance * std::abs(double(c)) + 1e-30;
+  }
+}
+
+template <class A = accumulator>  // a template: the arg units do not use it
+std::string format_accumulator(void const* p) {
+  A a;
+  std::memcpy(&a, p, sizeof a);
+  return text(a);
+}
+
 // The device buffers of a unit: the items (the largest size that fits), an output slot and the
 // temporary storage of CUB's two-phase calls (allocated here, outside any timed region).
 struct buffers {
@@ -81,7 +104,7 @@ struct buffers {
     while (lg > s.min_log2 && double(1ll << lg) * double(bytes_per_item) > 0.6 * double(free_bytes)) lg -= s.step;
     max_n = 1ll << lg;
     CASCADE_CUDA_CHECK(cudaMalloc(&items, static_cast<std::size_t>(max_n) * sizeof(item)));
-    fill(items, max_n, seed);
+    cascade_measure::fill(items, max_n, seed);
     CASCADE_CUDA_CHECK(cudaMalloc(&out, 256));
     CASCADE_CUDA_CHECK(cudaMalloc(&partials, (1 << 20) * sizeof(accumulator)));
   }
@@ -106,8 +129,6 @@ struct buffers {
     return v;
   }
 };
-
-#define RIVALS_CHECK(call) CASCADE_CUDA_CHECK(call)
 
 #if defined(RIVALS_FAMILY_IS_reduce)
 // ---------------------------------------------------------------------------------------------------
@@ -159,7 +180,7 @@ void reduce_op(settings const& s, cascade_bench::timer& t, sink& out, buffers& b
   accumulator* const d_out = static_cast<accumulator*>(b.out);
   item const* const in = b.items;
   std::size_t bytes = 0;
-  RIVALS_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, in, d_out, b.max_n, CubOp{}, init));
+  CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, in, d_out, b.max_n, CubOp{}, init));
   b.reserve_temp(bytes);
   for (long long n : b.sizes_of(s)) {
     measurement m;
@@ -173,24 +194,24 @@ void reduce_op(settings const& s, cascade_bench::timer& t, sink& out, buffers& b
     m.out_bytes = sizeof(accumulator);
     m.contenders.push_back({"cub::DeviceReduce::Reduce", "cub", "run_to_run (two-phase)", [&b, in, d_out, n, init] {
                               std::size_t bytes = b.temp_bytes;
-                              RIVALS_CHECK(cub::DeviceReduce::Reduce(b.temp, bytes, in, d_out, n, CubOp{}, init));
+                              CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(b.temp, bytes, in, d_out, n, CubOp{}, init));
                             }});
 #if RIVALS_CUB_ENV
     namespace determinism = cuda::execution::determinism;
     m.contenders.push_back({"cub::DeviceReduce::Reduce", "cub", "run_to_run (env)", [in, d_out, n, init] {
                               auto const env = cuda::execution::require(determinism::run_to_run);
-                              RIVALS_CHECK(cub::DeviceReduce::Reduce(in, d_out, n, CubOp{}, init, env));
+                              CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(in, d_out, n, CubOp{}, init, env));
                             }});
     if constexpr (is_plus) {  // for other ops CUB falls back to run_to_run
       m.contenders.push_back({"cub::DeviceReduce::Reduce", "cub", "not_guaranteed (env)", [in, d_out, n, init] {
                                 auto const env = cuda::execution::require(determinism::not_guaranteed);
-                                RIVALS_CHECK(cub::DeviceReduce::Reduce(in, d_out, n, CubOp{}, init, env));
+                                CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(in, d_out, n, CubOp{}, init, env));
                               }});
     }
     if constexpr (is_plus && std::is_floating_point_v<item>) {  // float and double only
       m.contenders.push_back({"cub::DeviceReduce::Reduce", "cub", "gpu_to_gpu (env)", [in, d_out, n, init] {
                                 auto const env = cuda::execution::require(determinism::gpu_to_gpu);
-                                RIVALS_CHECK(cub::DeviceReduce::Reduce(in, d_out, n, CubOp{}, init, env));
+                                CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(in, d_out, n, CubOp{}, init, env));
                               }});
     }
 #endif
@@ -216,22 +237,8 @@ void reduce_op(settings const& s, cascade_bench::timer& t, sink& out, buffers& b
       add_decomposition<cascade::policy<512, 8, cascade::tree::shuffle, cascade::finish::flagged>>(m, b, n);
       add_decomposition<cascade::policy<1024, 16, cascade::tree::shuffle, cascade::finish::flagged>>(m, b, n);
     }
-    m.agree = [](void const* pa, void const* pb) {
-      accumulator a, c;
-      std::memcpy(&a, pa, sizeof a);
-      std::memcpy(&c, pb, sizeof c);
-      if constexpr (std::is_integral_v<accumulator> || !is_plus) {
-        return same_value(a, c);
-      } else {  // sums of up to 2^30 items in [0, 1): rounding differs with the order of the additions
-        double const tolerance = sizeof(accumulator) == 4 ? 1e-5 : 1e-10;
-        return std::abs(double(a) - double(c)) <= tolerance * std::abs(double(c)) + 1e-30;
-      }
-    };
-    m.format = [](void const* p) {
-      accumulator a;
-      std::memcpy(&a, p, sizeof a);
-      return text(a);
-    };
+    m.agree = &accumulators_agree<is_plus>;
+    m.format = &format_accumulator<>;
     measure(t, s, m, out);
   }
 }
@@ -283,16 +290,16 @@ contender cub_arg(buffers& b, item const* in, long long n) {
           [&b, in, slot, n] {
             std::size_t bytes = b.temp_bytes;
             if constexpr (Max)
-              RIVALS_CHECK(cub::DeviceReduce::ArgMax(b.temp, bytes, in, &slot->value, &slot->index, n));
+              CASCADE_CUDA_CHECK(cub::DeviceReduce::ArgMax(b.temp, bytes, in, &slot->value, &slot->index, n));
             else
-              RIVALS_CHECK(cub::DeviceReduce::ArgMin(b.temp, bytes, in, &slot->value, &slot->index, n));
+              CASCADE_CUDA_CHECK(cub::DeviceReduce::ArgMin(b.temp, bytes, in, &slot->value, &slot->index, n));
           }};
 }
 
 void cub_minmax(buffers& b, item const* in, long long n) {
   std::size_t bytes = b.temp_bytes;
   auto const pairs = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), to_pair{in});
-  RIVALS_CHECK(
+  CASCADE_CUDA_CHECK(
       cub::DeviceReduce::Reduce(b.temp, bytes, pairs, static_cast<both*>(b.out), n, minmax_pair_op{}, minmax_init()));
 }
 
@@ -302,12 +309,12 @@ void run_arg(settings const& s, cascade_bench::timer& t, sink& out) {
   {
     std::size_t bytes = 0, most = 0;
     auto* const slot = static_cast<indexed*>(b.out);
-    RIVALS_CHECK(cub::DeviceReduce::ArgMin(nullptr, bytes, in, &slot->value, &slot->index, b.max_n));
+    CASCADE_CUDA_CHECK(cub::DeviceReduce::ArgMin(nullptr, bytes, in, &slot->value, &slot->index, b.max_n));
     most = bytes;
-    RIVALS_CHECK(cub::DeviceReduce::ArgMax(nullptr, bytes, in, &slot->value, &slot->index, b.max_n));
+    CASCADE_CUDA_CHECK(cub::DeviceReduce::ArgMax(nullptr, bytes, in, &slot->value, &slot->index, b.max_n));
     most = std::max(most, bytes);
     auto const pairs = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), to_pair{in});
-    RIVALS_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, pairs, static_cast<both*>(b.out), b.max_n,
+    CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, pairs, static_cast<both*>(b.out), b.max_n,
                                            minmax_pair_op{}, minmax_init()));
     b.reserve_temp(std::max(most, bytes));
   }
@@ -390,15 +397,15 @@ void run_arg(settings const& s, cascade_bench::timer& t, sink& out) {
     inputs.push_back({"all NaN", all});
   }
   item* d = nullptr;
-  RIVALS_CHECK(cudaMalloc(&d, 1000 * sizeof(item)));
+  CASCADE_CUDA_CHECK(cudaMalloc(&d, 1000 * sizeof(item)));
   for (auto const& [label, values] : inputs) {
     std::vector<item> h(values.size());
     for (std::size_t i = 0; i < h.size(); ++i) h[i] = static_cast<item>(values[i]);
-    RIVALS_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(item), cudaMemcpyHostToDevice));
+    CASCADE_CUDA_CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(item), cudaMemcpyHostToDevice));
     auto* const slot = static_cast<indexed*>(b.out);
     auto const read_indexed = [&] {
       indexed r;
-      RIVALS_CHECK(cudaMemcpy(&r, slot, sizeof r, cudaMemcpyDeviceToHost));
+      CASCADE_CUDA_CHECK(cudaMemcpy(&r, slot, sizeof r, cudaMemcpyDeviceToHost));
       return text_indexed(r);
     };
     cub_arg<false>(b, d, 1000).call();
@@ -407,7 +414,7 @@ void run_arg(settings const& s, cascade_bench::timer& t, sink& out) {
     cub_text += ", argmax " + read_indexed();
     cub_minmax(b, d, 1000);
     both r;
-    RIVALS_CHECK(cudaMemcpy(&r, b.out, sizeof r, cudaMemcpyDeviceToHost));
+    CASCADE_CUDA_CHECK(cudaMemcpy(&r, b.out, sizeof r, cudaMemcpyDeviceToHost));
     cub_text += ", minmax (Reduce, pair op) {" + text_indexed(r.min) + ", " + text_indexed(r.max) + "}";
     note(out, "arg", item_name, label, "cub", cub_text);
     auto const lo = cascade::argmin(cascade::default_policy{}, d, d + 1000);
@@ -438,7 +445,7 @@ void run_transform(settings const& s, cascade_bench::timer& t, sink& out) {
   auto* const d_out = static_cast<accumulator*>(b.out);
   {
     std::size_t bytes = 0;
-    RIVALS_CHECK(cub::DeviceReduce::TransformReduce(nullptr, bytes, in, d_out, b.max_n,
+    CASCADE_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, bytes, in, d_out, b.max_n,
                                                     cuda::std::plus<accumulator>{}, square{}, accumulator(0)));
     b.reserve_temp(bytes);
   }
@@ -454,7 +461,7 @@ void run_transform(settings const& s, cascade_bench::timer& t, sink& out) {
     m.out_bytes = sizeof(accumulator);
     m.contenders.push_back({"cub::DeviceReduce::TransformReduce", "cub", "run_to_run (two-phase)", [&b, in, d_out, n] {
                               std::size_t bytes = b.temp_bytes;
-                              RIVALS_CHECK(cub::DeviceReduce::TransformReduce(b.temp, bytes, in, d_out, n,
+                              CASCADE_CUDA_CHECK(cub::DeviceReduce::TransformReduce(b.temp, bytes, in, d_out, n,
                                                                               cuda::std::plus<accumulator>{}, square{},
                                                                               accumulator(0)));
                             }});
@@ -470,18 +477,8 @@ void run_transform(settings const& s, cascade_bench::timer& t, sink& out) {
                                                    cascade::plus{});
                             },
                             false});
-    m.agree = [](void const* pa, void const* pb) {
-      accumulator a, c;
-      std::memcpy(&a, pa, sizeof a);
-      std::memcpy(&c, pb, sizeof c);
-      double const tolerance = sizeof(accumulator) == 4 ? 1e-5 : 1e-10;
-      return std::abs(double(a) - double(c)) <= tolerance * std::abs(double(c)) + 1e-30;
-    };
-    m.format = [](void const* p) {
-      accumulator a;
-      std::memcpy(&a, p, sizeof a);
-      return text(a);
-    };
+    m.agree = &accumulators_agree<true>;
+    m.format = &format_accumulator<>;
     measure(t, s, m, out);
   }
 }

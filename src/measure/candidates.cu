@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "candidates.cuh"
+#include "fill.cuh"
 
 #if !defined(CASCADE_MEASURE_ITEM) || !defined(CASCADE_MEASURE_ACCUMULATOR) || !defined(CASCADE_MEASURE_OP) || \
     !defined(CASCADE_MEASURE_NAME)
@@ -44,30 +45,11 @@ void run_policy(void const* first, long long n, void* d_out, void const* init, c
 using reference_op =
     std::conditional_t<std::is_same_v<op, cascade::plus>, cuda::std::plus<accumulator>, cuda::minimum<accumulator>>;
 
-__global__ void fill_kernel(item* d, long long n, unsigned long long seed) {
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    unsigned long long x = (static_cast<unsigned long long>(i) + 1) * 0x9E3779B97F4A7C15ull ^ seed;  // splitmix64
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    x ^= x >> 31;
-    if constexpr (std::is_integral_v<item>)
-      d[i] = static_cast<item>(static_cast<long long>(x % (sizeof(item) == 1 ? 201 : 2001)) -
-                               (sizeof(item) == 1 ? 100 : 1000));
-    else
-      d[i] = static_cast<item>(static_cast<float>(x >> 40) / static_cast<float>(1 << 24));
-  }
-}
-
 typed_ops make_ops() {
   typed_ops o;
   o.item_bytes = sizeof(item);
   o.accumulator_bytes = sizeof(accumulator);
-  o.fill = [](void* d, long long n, unsigned long long seed) {
-    fill_kernel<<<4096, 256>>>(static_cast<item*>(d), n, seed);
-    CASCADE_CUDA_CHECK(cudaGetLastError());
-    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
-  };
+  o.fill = [](void* d, long long n, unsigned long long seed) { cascade_measure::fill(static_cast<item*>(d), n, seed); };
   o.identity = [](void* init) {
     accumulator const e = cascade::identity<op, accumulator>::value();
     std::memcpy(init, &e, sizeof e);
