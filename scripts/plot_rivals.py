@@ -28,7 +28,7 @@ def series_of(rows, newest):
     """{(family, config): {label: [(n, hot_gbps, cold_gbps)]}} with the read ceiling as a series."""
     out = defaultdict(lambda: defaultdict(list))
     for r in rows:
-        if r.get('kind') != 'timing' or r['mode'] in ('no finish', 'with finish::flagged'):
+        if r.get('kind') != 'timing' or r['mode'] in ('no finish', 'with finish::flagged', 'deterministic (one table)'):
             continue
         if r['library'] == 'cascade':
             if r['cccl'] != newest:

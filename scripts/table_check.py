@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Whether the sm_90 tuning table (include/cascade/tuning/sm90.cuh) holds on the GPU a cascade-tune
+"""Whether an sm_90 tuning table (default include/cascade/tuning/sm90_h200.cuh) holds on the GPU a cascade-tune
 results file was measured on: for each tuned configuration and size, the score (sqrt(hot x cold)) of
 the policy the table names against the best table-eligible candidate's, and every size where the
 table's loses more than 3%.
 
     python3 scripts/table_check.py bench/results/rivals-2026-11-24/tune-h100.json [--tuned tune-h100.txt]
-                                   [--table another-table.cuh]   (default: include/cascade/tuning/sm90.cuh)
+                                   [--table include/cascade/tuning/sm90_h100.cuh]
 
 With --tuned (the text cascade-tune printed for that file), the table's policy is also set against
 the policy the tuner's own ranges pick at each size (at most 3 policies per entry, as the table's
@@ -15,12 +15,13 @@ on this GPU.
 import json, re, math, sys
 from collections import defaultdict
 import os
-table_path = os.path.join(os.path.dirname(__file__), '..', 'include/cascade/tuning/sm90.cuh')
+table_path = os.path.join(os.path.dirname(__file__), '..', 'include/cascade/tuning/sm90_h200.cuh')
 if '--table' in sys.argv:
     table_path = sys.argv[sys.argv.index('--table') + 1]
 src=open(table_path).read()
 tables={}
-for m in re.finditer(r'struct table<90, (\d+), op_kind::(\w+)> \{\s*using type = ranges<(.*?)>;\s*\};', src, re.S):
+# entries keyed by a GPU class (table<sm90_h200, 4, ...>) or, in tables before 2026-11-24, by the architecture
+for m in re.finditer(r'struct table<(?:90|[a-z]\w*), (\d+), op_kind::(\w+)> \{\s*using type = ranges<(.*?)>;\s*\};', src, re.S):
     b,k,body=int(m.group(1)),m.group(2),m.group(3)
     rs=[]
     for r in re.finditer(r'range<(-?\d+), policy<(\d+), (\d+), tree::(\w+), finish::(\w+)>>', body):

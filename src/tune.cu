@@ -3,7 +3,8 @@
 //
 //   cascade-tune --config float-plus [--config int32-minimum ...] | --all
 //                [--min-log2 10] [--max-log2 30] [--step 1] [--tolerance 0.03] [--max-policies 3]
-//                [--table include/cascade/tuning/sm90.cuh] [--out results.json] [--commit SHA] [--driver VERSION]
+//                [--table include/cascade/tuning/sm90_h200.cuh [--min-gbs 4400]] [--out results.json]
+//                [--commit SHA] [--driver VERSION]
 //                [--from results.json]   (no GPU: the table again from an earlier run's measurements)
 //
 // For each size it times every candidate of the sweep (block size x coarse factor, tree x finish;
@@ -14,13 +15,17 @@
 // them into each call site: the set whose best member stays closest to the best eligible policy over
 // all sizes (the sum of time ratios), then, size by size, a member within `tolerance` of the set's
 // best, switching as rarely as it can. With --table it replaces that table's entries for the tuned
-// (item size, op kind) keys and its strategy includes, and leaves the rest; a new table gets the
-// fallback that tuning/sm90.cuh has (fallback_policy below). Results files are read and written with
+// (item size, op kind) keys and its strategy includes, and leaves the rest. A table serves one GPU class
+// (tuning/table.cuh), named by the file (sm90_h100.cuh: class sm90_h100): the GPU's architecture and
+// at least the bandwidth that a new table's --min-gbs gives (an existing table's stays); a new table
+// gets the fallback that the committed tables have (fallback_policy below), and goes into
+// tuning/gpus.cuh's list by hand. Results files are read and written with
 // nlohmann-json (src/measure/results.cpp). --all tunes the keys the tables have: int8, half, float
 // and double items, plus and minimum.
 #include <cascade/error.cuh>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -29,6 +34,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "measure/candidates.cuh"
@@ -47,6 +53,7 @@ struct settings {
   int min_log2 = 10, max_log2 = 30, step = 1;
   double tolerance = 0.03;
   int max_policies = 3;
+  int min_gbs = 0;
   std::string table_path, from_path;
 };
 
@@ -68,7 +75,8 @@ settings parse(int argc, char** argv) {
       .option("--max-log2", &s.max_log2, "largest size, log2 (default 30)")
       .option("--step", &s.step, "log2 step between sizes (default 1)")
       .option("--tolerance", &s.tolerance, "policies within this fraction of the best count as tied (default 0.03)")
-      .option("--table", &s.table_path, "write the tuning table (a C++ header) here")
+      .option("--table", &s.table_path, "write the tuning table (a C++ header) here; its name names its GPU class")
+      .option("--min-gbs", &s.min_gbs, "a new table's GPU class: the least peak memory bandwidth, GB/s (default 0)")
       .option("--max-policies", &s.max_policies, "most distinct policies a table may use (default 3)")
       .option("--from", &s.from_path, "read measurements from this results file instead of measuring");
   if (auto const status = line.parse(argc, argv)) std::exit(*status);
@@ -198,12 +206,13 @@ std::vector<std::vector<double>> measure_scores(std::optional<cascade_bench::tim
   return score;
 }
 
-std::string entry_text(int arch, config const& c, std::vector<chosen_range> const& ranges, std::string const& where) {
+std::string entry_text(std::string const& gpu, config const& c, std::vector<chosen_range> const& ranges,
+                       std::string const& where) {
   std::ostringstream o;
   char const* kind = std::string(c.op) == "plus" ? "sum" : "min_max";
   o << "// [entry " << c.item_bytes << " " << kind << "] tuned with " << c.key << " (" << c.item << " items, "
     << c.accumulator << " accumulator)\n// " << where << "\n";
-  o << "template <>\nstruct table<" << arch << ", " << c.item_bytes << ", op_kind::" << kind << "> {\n";
+  o << "template <>\nstruct table<" << gpu << ", " << c.item_bytes << ", op_kind::" << kind << "> {\n";
   o << "  using type = ranges<";
   for (std::size_t i = 0; i < ranges.size(); ++i)
     o << (i ? ",\n                      " : "") << "range<" << ranges[i].max_n << ", " << ranges[i].policy->spelling
@@ -212,8 +221,8 @@ std::string entry_text(int arch, config const& c, std::vector<chosen_range> cons
   return o.str();
 }
 
-// The policy of keys that have no entry of their own: the table's fallback, spelled as tuning/sm90.cuh
-// spells it. It must be the spelling of a candidate the table may name (main checks), so that it comes
+// The policy of keys that have no entry of their own: the table's fallback, spelled as the committed
+// tables spell it. It must be the spelling of a candidate the table may name (main checks), so that it comes
 // from the same list and spelling rule as the entries (candidates.cu).
 constexpr char const* fallback_policy =
     "policy<256, 16, tree::by_commutativity<tree::sequential, tree::shuffle>, finish::last_block>";
@@ -236,17 +245,40 @@ std::string strategy_includes(std::vector<std::string> const& spellings) {
   return out;
 }
 
-// A new table: its includes, the fallback and no entries yet.
-std::string skeleton(int arch, std::string const& includes) {
+// A new table: its includes, its GPU class, the fallback and no entries yet.
+std::string skeleton(std::string const& gpu, int arch, int min_gbs, std::string const& includes) {
   std::ostringstream o;
-  o << "// cascade/tuning/sm" << arch << ".cuh: the tuning table for compute capability " << arch / 10 << "."
-    << arch % 10 << ", written by\n// cascade-tune (src/tune.cu). Each entry says which GPU and results file it "
-    << "came from; keys with no\n// entry of their own use the fallback below.\n#pragma once\n\n"
+  o << "// cascade/tuning/" << gpu << ".cuh: the tuning table for GPUs of compute capability " << arch / 10 << "."
+    << arch % 10 << " with at\n// least " << min_gbs << " GB/s of memory bandwidth, written by cascade-tune "
+    << "(src/tune.cu). Each entry says which GPU\n// and results file it came from; keys with no entry of their own "
+    << "use the fallback below.\n#pragma once\n\n"
     << includes << "#include \"table.cuh\"\n\nnamespace cascade::tuning {\n\n"
-    << "// Fallback for keys without an entry.\ntemplate <int ItemBytes, op_kind Kind>\nstruct table<" << arch
+    << "using " << gpu << " = gpu_class<" << arch << ", " << min_gbs << ">;\n\n"
+    << "// Fallback for keys without an entry.\ntemplate <int ItemBytes, op_kind Kind>\nstruct table<" << gpu
     << ", ItemBytes, Kind> {\n  using type =\n      ranges<range<-1, " << fallback_policy << ">>;\n};\n\n"
     << "}  // namespace cascade::tuning\n";
   return o.str();
+}
+
+// The GPU class a table's text declares (`using sm90_h100 = gpu_class<90, 0>;`): {arch, min_gbs}, or
+// {0, 0} when it declares none.
+std::pair<int, int> declared_class(std::string const& text, std::string const& gpu) {
+  std::string const open = "using " + gpu + " = gpu_class<";
+  std::size_t const at = text.find(open);
+  if (at == std::string::npos) return {0, 0};
+  int arch = 0, min_gbs = 0;
+  if (std::sscanf(text.c_str() + at + open.size(), "%d, %d>", &arch, &min_gbs) != 2) return {0, 0};
+  return {arch, min_gbs};
+}
+
+// The class a table file serves is named by the file: include/cascade/tuning/sm90_h100.cuh -> sm90_h100.
+std::string class_of_path(std::string const& path) {
+  std::size_t const slash = path.find_last_of('/');
+  std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  if (std::size_t const dot = name.find('.'); dot != std::string::npos) name.resize(dot);
+  bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+  for (char ch : name) ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+  return ok ? name : std::string();
 }
 
 // Replaces the table's strategy includes (its block of lines that start `#include "../`) with
@@ -344,12 +376,30 @@ int main(int argc, char** argv) {
   if (measure) t.emplace();
   std::vector<std::string> json;
   std::string table_text;
+  std::string const gpu = class_of_path(s.table_path);
   if (!s.table_path.empty()) {
+    if (gpu.empty()) {
+      std::fprintf(stderr, "cascade-tune: %s: a table's file name names its GPU class (e.g. sm90_h100.cuh), so it "
+                   "must be a C++ identifier\n", s.table_path.c_str());
+      return 1;
+    }
     std::string const includes = strategy_includes(spellings);
     std::ifstream in(s.table_path);
     std::stringstream ss;
     ss << in.rdbuf();
-    table_text = in ? with_includes(ss.str(), includes) : skeleton(arch, includes);
+    table_text = in ? with_includes(ss.str(), includes) : skeleton(gpu, arch, s.min_gbs, includes);
+    auto const [class_arch, class_gbs] = declared_class(table_text, gpu);
+    if (class_arch != arch) {
+      std::fprintf(stderr, "cascade-tune: %s declares no GPU class %s of compute capability %d.%d (the GPU "
+                   "measured); name a table of this architecture, or a new file\n",
+                   s.table_path.c_str(), gpu.c_str(), arch / 10, arch % 10);
+      return 1;
+    }
+    if (env.memory_gbs > 0 && env.memory_gbs < class_gbs) {
+      std::fprintf(stderr, "cascade-tune: %s serves GPUs with at least %d GB/s, and %s has %d; name another "
+                   "table\n", s.table_path.c_str(), class_gbs, env.gpu.c_str(), env.memory_gbs);
+      return 1;
+    }
   }
 
   for (std::size_t ci = 0; ci < tuned.size(); ++ci) {
@@ -379,7 +429,7 @@ int main(int argc, char** argv) {
                                 (results.empty() ? std::string("no results file") : results);
       char const* kind = std::string(c->op) == "plus" ? "sum" : "min_max";
       table_text =
-          with_entry(table_text, std::to_string(c->item_bytes) + " " + kind, entry_text(arch, *c, ranges, where));
+          with_entry(table_text, std::to_string(c->item_bytes) + " " + kind, entry_text(gpu, *c, ranges, where));
     }
   }
   if (!s.table_path.empty()) {

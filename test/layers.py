@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """cascade's layers, as docs/design.md draws them: each folder's headers include only what sits at its
 level or below. Reads the #include "..." lines of include/cascade (no compiler needed).
-  detail/   never tuning/, default_policy.cuh, the entry points, a registry, or a tree or finish
-            other than their tag.cuh;
-  tree/     never finish/, tuning/, default_policy.cuh or the entry points;
-  finish/   never tuning/, default_policy.cuh or the entry points;
-  tuning/   never default_policy.cuh or the entry points;
-  reduce.cuh (the entry points for a policy the caller names) never tuning/ or default_policy.cuh.
+  detail/   never tuning/, default_policy.cuh, tuned_policy.cuh, the entry points, a registry, or a
+            tree or finish other than their tag.cuh;
+  tree/     never finish/, tuning/, the tuned policies or the entry points;
+  finish/   never tuning/, the tuned policies or the entry points;
+  tuning/   never the tuned policies or the entry points;
+  reduce.cuh (the entry points for a policy the caller names) never tuning/ or the tuned policies;
+  tuned_policy.cuh (one table) never default_policy.cuh or tuning/gpus.cuh (every table).
 Usage: layers.py <include dir>"""
 import os, re, sys
 
 root = os.path.join(sys.argv[1], 'cascade')
-entry_points = {'reduce.cuh', 'default_policy.cuh', 'arg_reduce.cuh', 'transform_reduce.cuh', 'prepare.cuh',
+entry_points = {'reduce.cuh', 'default_policy.cuh', 'tuned_policy.cuh', 'arg_reduce.cuh', 'transform_reduce.cuh', 'prepare.cuh',
                 'cross_check.cuh', 'presets.cuh', 'cascade.cuh'}
 
 
@@ -35,8 +36,10 @@ def forbidden(header, target):
     if folder == 'tuning':
         if top in entry_points:
             return 'tuning sits below the entry points'
-    if header == 'reduce.cuh' and (target.startswith('tuning/') or target == 'default_policy.cuh'):
-        return 'reduce.cuh serves named policies; default_policy.cuh sits above it'
+    if header == 'reduce.cuh' and (target.startswith('tuning/') or target in ('default_policy.cuh', 'tuned_policy.cuh')):
+        return 'reduce.cuh serves named policies; the tuned policies sit above it'
+    if header == 'tuned_policy.cuh' and target in ('default_policy.cuh', 'tuning/gpus.cuh'):
+        return 'tuned_policy.cuh runs one table; default_policy.cuh, above it, picks among them all'
     return None
 
 

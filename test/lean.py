@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A file that names its own policy pulls in only what that policy needs: nvcc -M over
 test/lean/one_policy.cu (policy.cuh, reduce.cuh, tree/shuffle.cuh, finish/last_block.cuh) must list no
-other tree or finish, no registry (all.cuh), nothing of tuning/ or default_policy.cuh, and nothing of
+other tree or finish, no registry (all.cuh), nothing of tuning/ or the tuned policies, and nothing of
 CUB or cooperative groups. Prints the cascade headers it counted.
 Usage: lean.py <compiler and flags...> -- <include dir> <file>"""
 import os, subprocess, sys, tempfile
@@ -21,7 +21,7 @@ paths = sorted({os.path.normpath(p) for p in paths})
 root = os.path.normpath(os.path.join(include_dir, 'cascade'))
 ours = sorted(os.path.relpath(p, root) for p in paths if p.startswith(root + os.sep))
 allowed_strategies = {'tree/tag.cuh', 'tree/shuffle.cuh', 'finish/tag.cuh', 'finish/last_block.cuh'}
-bad = [h for h in ours if h.startswith('tuning/') or h == 'default_policy.cuh' or h.endswith('all.cuh') or
+bad = [h for h in ours if h.startswith('tuning/') or h in ('default_policy.cuh', 'tuned_policy.cuh') or h.endswith('all.cuh') or
        (h.startswith(('tree/', 'finish/')) and h not in allowed_strategies)]
 bad += [p for p in paths if '/cub/' in p or 'cooperative_groups' in p]
 print('%d cascade headers: %s' % (len(ours), ' '.join(ours)))

@@ -1,4 +1,5 @@
-// cascade::policy: what it exposes and how it carries a stream. (That invalid parameters fail to
+// cascade::policy: what it exposes and how it carries a stream; default_policy's choice of table by
+// GPU class. (That invalid parameters fail to
 // compile is checked by compile_fail.py over test/compile_fail/.)
 #include <doctest/doctest.h>
 
@@ -37,6 +38,44 @@ TEST_CASE("default_policy is a valid policy") {
   auto const s = reinterpret_cast<cudaStream_t>(0x1234);
   CHECK(cascade::default_policy{}.on(s).stream() == s);
   CHECK(cascade::default_policy{}.stream() == nullptr);
+}
+
+TEST_CASE("tuned_policy is a valid policy, whose class says which table it runs") {
+  using p = cascade::tuned_policy<cascade::tuning::sm90_h100>;
+  static_assert(cascade::is_policy_v<p> && std::is_same_v<p::gpu_class, cascade::tuning::sm90_h100>);
+  auto const s = reinterpret_cast<cudaStream_t>(0x1234);
+  CHECK(p{}.on(s).stream() == s);
+  CHECK(p{}.stream() == nullptr);
+}
+
+TEST_CASE("default_policy: which GPU class's table a device uses") {
+  using cascade::detail::gpu_class_index;
+  using cascade::tuning::gpu_class;
+  using cascade::tuning::gpu_list;
+  // The committed list: an H100 SXM (3352 GB/s) and an H100 PCIe (2039) take sm90_h100's table, an
+  // H200 (4800) sm90_h200's; older and newer architectures take the nearest older table, else the oldest.
+  namespace tuning = cascade::tuning;
+  using gpus = tuning::tuned_gpus;
+  static_assert(std::is_same_v<gpus, gpu_list<tuning::sm90_h100, tuning::sm90_h200>>);
+  CHECK(gpu_class_index(gpus{}, 90, 3352) == 0);
+  CHECK(gpu_class_index(gpus{}, 90, 2039) == 0);
+  CHECK(gpu_class_index(gpus{}, 90, 4400) == 1);
+  CHECK(gpu_class_index(gpus{}, 90, 4800) == 1);
+  CHECK(gpu_class_index(gpus{}, 80, 2039) == 0);   // an A100: older than every table
+  CHECK(gpu_class_index(gpus{}, 100, 8000) == 1);  // a B200: sm_90's fastest class
+  CHECK(gpu_class_index(gpus{}, 100, 3000) == 0);
+  // A longer list: the newest architecture not newer than the device's, then the fastest class of it
+  // the device's bandwidth reaches (that architecture's slowest if none).
+  using longer = gpu_list<gpu_class<80, 0>, gpu_class<90, 1000>, gpu_class<90, 4000>, gpu_class<100, 0>>;
+  CHECK(gpu_class_index(longer{}, 75, 500) == 0);
+  CHECK(gpu_class_index(longer{}, 86, 900) == 0);
+  CHECK(gpu_class_index(longer{}, 90, 900) == 1);
+  CHECK(gpu_class_index(longer{}, 90, 3999) == 1);
+  CHECK(gpu_class_index(longer{}, 90, 4000) == 2);
+  CHECK(gpu_class_index(longer{}, 120, 100) == 3);
+  static_assert(gpu_class_index(longer{}, 90, 5000) == 2);  // a constant expression
+  // peak_memory_gbs: an H100 SXM's clock (kHz) and bus (bits)
+  CHECK(cascade::detail::peak_memory_gbs(2619000, 5120) == 3352);
 }
 
 TEST_CASE("strategy tags are recognised and the tag bases are not") {

@@ -1,8 +1,9 @@
 // The single-pass machinery behind default_policy: the per-stream state of finish::last_block and
 // finish::flagged (tickets and flags reset by the kernel, reused across calls, grids and the two
 // finishes, never shared between streams, bypassed under graph capture and when a grid outgrows
-// it), finish::cluster, and default_policy at every range boundary of the tuning table
-// (every item size and op kind, a non-commutative op too) against host folds and CUB.
+// it), finish::cluster, and default_policy and tuned_policy of every GPU class at every range
+// boundary of every tuning table (every item size and op kind, a non-commutative op too) against host
+// folds and CUB; which class a device's architecture and bandwidth pick (no GPU needed).
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
@@ -43,18 +44,31 @@ struct bounds<tuning::ranges<R...>> {
   static std::vector<long long> get() { return {R::max_n...}; }
 };
 
-// 1, 2, a few odd sizes, and both sides of every bound of the table entry (up to 2^23).
-template <int Bytes, tuning::op_kind Kind>
-std::vector<long long> boundary_sizes(std::mt19937_64& rng) {
+// 1, 2, a few odd sizes, and both sides of every bound of the entry in every class's table (up to 2^23).
+template <int Bytes, tuning::op_kind Kind, class... Classes>
+std::vector<long long> boundary_sizes_of(std::mt19937_64& rng, tuning::gpu_list<Classes...>) {
   std::vector<long long> sizes = {1, 2, 31, 1000, 4097, 65537};
-  for (long long b : bounds<typename tuning::table<90, Bytes, Kind>::type>::get()) {
-    if (b < 0) continue;
-    sizes.push_back(b);
-    sizes.push_back(b + 1);
-    sizes.push_back(std::uniform_int_distribution<long long>(b / 2 + 1, b)(rng));
-  }
+  auto const add = [&](std::vector<long long> const& table_bounds) {
+    for (long long b : table_bounds) {
+      if (b < 0) continue;
+      sizes.push_back(b);
+      sizes.push_back(b + 1);
+      sizes.push_back(std::uniform_int_distribution<long long>(b / 2 + 1, b)(rng));
+    }
+  };
+  (add(bounds<typename tuning::table<Classes, Bytes, Kind>::type>::get()), ...);
   std::erase_if(sizes, [](long long n) { return n > max_n(); });
   return sizes;
+}
+template <int Bytes, tuning::op_kind Kind>
+std::vector<long long> boundary_sizes(std::mt19937_64& rng) {
+  return boundary_sizes_of<Bytes, Kind>(rng, tuning::tuned_gpus{});
+}
+
+// Every class's table on this device, beside default_policy (which runs the device's class's).
+template <class F, class... Classes>
+void for_each_class(F&& f, tuning::gpu_list<Classes...>) {
+  (f(cascade::tuned_policy<Classes>{}), ...);
 }
 
 template <class V, class T, class Op>
@@ -71,6 +85,13 @@ void check_default(std::vector<V> const& xs, T init, Op op) {
   cascade::reduce_into(cascade::default_policy{}, p, p + n, thrust::raw_pointer_cast(out.data()), init, op);
   T const into = out[0];
   CHECK((into == expected));
+  for_each_class(
+      [&](auto tuned) {
+    int const class_min_gbs = decltype(tuned)::gpu_class::min_gbs;  // which class's table
+    CAPTURE(class_min_gbs);
+        CHECK((cascade::reduce(tuned, p, p + n, init, op) == expected));
+      },
+      tuning::tuned_gpus{});
 }
 
 template <class V, class T, int Bytes>
@@ -96,7 +117,7 @@ void check_item_size(std::mt19937_64& rng, int lo, int hi) {
 
 TEST_SUITE("gpu") {
 
-TEST_CASE("default_policy on both sides of every range bound of the tuning table") {
+TEST_CASE("default_policy and every tuned_policy on both sides of every range bound of every tuning table") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x5101);
   check_item_size<std::int8_t, int, 1>(rng, -100, 100);

@@ -26,6 +26,7 @@
 #endif
 
 #include "measure/fill.cuh"
+#include "previous_table.cuh"
 #include "rivals.cuh"
 
 #if !defined(RIVALS_FAMILY) || !defined(RIVALS_ITEM) || !defined(RIVALS_ITEM_NAME)
@@ -173,6 +174,23 @@ void add_decomposition(measurement& m, buffers& b, long long n) {
                           false});
 }
 
+// Each GPU class's table on this GPU (tuned_policy), and the table they replaced: which table serves
+// this GPU best, measured in the same alternating runs.
+template <class CascadeOp, class... Classes>
+void add_tables(measurement& m, item const* in, accumulator* d_out, long long n, accumulator init,
+                cascade::tuning::gpu_list<Classes...>) {
+  auto const add = [&](auto policy, char const* name) {
+    m.contenders.push_back({std::string("cascade::reduce_into(tuned_policy<") + name + ">)", "cascade",
+                            "deterministic (one table)", [policy, in, d_out, n, init] {
+                              cascade::reduce_into(policy, in, in + n, d_out, init, CascadeOp{});
+                            }});
+  };
+  static_assert(sizeof...(Classes) == 2, "add_tables names sm90_h100 and sm90_h200: name the new class too");
+  add(cascade::tuned_policy<cascade::tuning::sm90_h100>{}, "sm90_h100");
+  add(cascade::tuned_policy<cascade::tuning::sm90_h200>{}, "sm90_h200");
+  add(cascade::tuned_policy<cascade::tuning::sm90_previous>{}, "sm90_previous");
+}
+
 template <class CascadeOp, class CubOp>
 void reduce_op(settings const& s, cascade_bench::timer& t, sink& out, buffers& b, char const* op_name) {
   constexpr bool is_plus = std::is_same_v<CascadeOp, cascade::plus>;
@@ -218,6 +236,7 @@ void reduce_op(settings const& s, cascade_bench::timer& t, sink& out, buffers& b
     m.contenders.push_back({"cascade::reduce_into(default_policy)", "cascade", "deterministic", [in, d_out, n, init] {
                               cascade::reduce_into(cascade::default_policy{}, in, in + n, d_out, init, CascadeOp{});
                             }});
+    add_tables<CascadeOp>(m, in, d_out, n, init, cascade::tuning::tuned_gpus{});
     if constexpr (is_plus) {
       // Not deterministic for floating point (blocks add in any order): the rivals of not_guaranteed.
       using atomic_256 = cascade::policy<256, 16, cascade::tree::shuffle, cascade::finish::atomic>;

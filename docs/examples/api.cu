@@ -91,8 +91,11 @@ void run() {
     // [tuning]
     namespace tuning = cascade::tuning;
     static_assert(tuning::item_bytes_of<float> == 4 && tuning::op_kind_of<cascade::plus> == tuning::op_kind::sum);
-    using entry = tuning::table<90, 4, tuning::op_kind::sum>::type;  // float and int32 sums on sm_90
+    using entry = tuning::table<tuning::sm90_h200, 4, tuning::op_kind::sum>::type;  // float, int32 sums on an H200
+    // on any device, the table an H100 uses:
+    float h100_sum = cascade::reduce(cascade::tuned_policy<tuning::sm90_h100>{}, d, d + n, 0.0f);
     // [/tuning]
+    expect(h100_sum == 499500.0f, "tuned_policy");
     static_assert(!std::is_same_v<entry, void>);
   }
   {

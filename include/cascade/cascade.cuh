@@ -21,3 +21,4 @@
 #include "reduce.cuh"
 #include "transform_reduce.cuh"
 #include "tree/all.cuh"
+#include "tuned_policy.cuh"

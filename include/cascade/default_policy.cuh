@@ -2,14 +2,15 @@
 //
 //   cascade::reduce(cascade::default_policy{}.on(stream), d, d + n, 0.0f);
 //
-// Not one fixed policy: for each call it looks up the measured tuning table (cascade/tuning/) for the
-// device's architecture, the input's item size and the op's kind, and runs the policy that was
-// fastest for inputs of that size. Every policy in the tables preserves operand order, so it serves
-// non-commutative ops too. Devices of an architecture with no table of its own use the nearest older
-// table (the oldest if none is older).
+// Not one fixed policy: for each call it looks up the measured tuning table (cascade/tuning/) of the
+// device's GPU class (its architecture and memory bandwidth, read once per device), the input's item
+// size and the op's kind, and runs the policy that was fastest for inputs of that size. Every policy in
+// the tables preserves operand order, so it serves non-commutative ops too. Devices of an
+// architecture with no table of its own use the nearest older one (the oldest if none is older), and
+// of its classes the fastest whose bandwidth they have (tuning/gpus.cuh). It compiles every class's
+// policies into each call; tuned_policy<Class> runs one class's table alone.
 //
-// The layer above dispatch: it specializes detail::policy_dispatch for default_policy, so that
-// detail/ never includes tuning/.
+// The layer above tuned_policy: it specializes detail::policy_dispatch for default_policy.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -23,7 +24,8 @@
 #include "detail/dispatch.cuh"
 #include "policy.cuh"
 #include "reduce.cuh"
-#include "tuning/sm90.cuh"
+#include "tuned_policy.cuh"
+#include "tuning/gpus.cuh"
 #include "tuning/table.cuh"
 
 namespace cascade {
@@ -44,81 +46,31 @@ struct default_policy {
 template <>
 inline constexpr bool is_policy_v<default_policy> = true;
 
-namespace tuning {
-// The architectures with a table, oldest first (compute capability x 10).
-template <int... Archs>
-struct arch_list {};
-using tuned_archs = arch_list<90>;
-}  // namespace tuning
-
 }  // namespace cascade
 
 namespace cascade::detail {
 
-// The item type the tables are keyed on: the iterator's value type; for the views transform_reduce and
-// argmin read through (detail/input_iterators.cuh), the type they read; else the accumulator's.
-template <class It, class T>
-struct table_item {
-  using type = T;
-};
-template <class It, class T>
-  requires requires { typename std::iterator_traits<It>::value_type; }
-struct table_item<It, T> {
-  using type = typename std::iterator_traits<It>::value_type;
-};
-template <class It, class T>
-  requires requires { typename It::read_type; }
-struct table_item<It, T> {
-  using type = typename It::read_type;
-};
-
-// The table architecture for compute capability `cc` (x 10): the newest one not newer, else the oldest.
-template <int First, int... Rest>
-int table_arch(tuning::arch_list<First, Rest...>, int cc) {
-  int chosen = First;
-  ((chosen = Rest <= cc ? Rest : chosen), ...);
-  return chosen;
-}
-
-// Calls f(ranges{}) with the tuning table default_policy uses on the current device for calls over It
-// with accumulator T and op Op.
-template <class It, class T, class Op, int... Archs, class F>
-void with_tuned_table(tuning::arch_list<Archs...> archs, F&& f) {
+// Calls f(Class{}) with the GPU class whose table the current device uses (tuning/gpus.cuh).
+template <class... Classes, class F>
+void with_device_class(tuning::gpu_list<Classes...> gpus, F&& f) {
   device_info const& device = current_device();  // a clear cuda_error when there is no device
-  int const arch = table_arch(archs, device.cc_major * 10 + device.cc_minor);
-  constexpr int bytes = tuning::item_bytes_of<typename table_item<It, T>::type>;
-  ((arch == Archs ? f(typename tuning::table<Archs, bytes, tuning::op_kind_of<Op>>::type{}) : void()), ...);
-}
-
-template <class... Ranges>
-void add_table_sizes(tuning::ranges<Ranges...>, std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t n) {
-  cuda::std::int64_t lo = 1;
-  std::size_t index = 0;
-  auto const add = [&](auto range) {
-    using r = decltype(range);
-    long long const max_n = ++index == sizeof...(Ranges) ? -1 : r::max_n;  // visit_range: the last takes the rest
-    cuda::std::int64_t const hi = max_n < 0 || max_n > n ? n : max_n;
-    if (lo <= hi) add_path_sizes<typename r::policy>(sizes, lo, hi);
-    lo = max_n < 0 ? n + 1 : max_n + 1;
-  };
-  (add(Ranges{}), ...);
+  int const chosen = gpu_class_index(gpus, device.cc_major * 10 + device.cc_minor, device.memory_gbs);
+  int index = 0;
+  ((index++ == chosen ? f(Classes{}) : void()), ...);
 }
 
 template <>
 struct policy_dispatch<default_policy> {
   template <class It, class OutIt, class T, class Op>
   static void run(default_policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
-    // A range bounded below 2^31 items never needs 64-bit offsets, so their kernels are not compiled.
-    auto const run_range = [&](auto range) {
-      using r = decltype(range);
-      constexpr bool wide = r::max_n < 0 || r::max_n >= (1ll << 31) - r::policy::tile_size;
-      dispatch_policy<typename r::policy, wide>(typename r::policy{}.on(policy.stream()), first, n, d_out, init, op);
-    };
-    with_tuned_table<It, T, Op>(tuning::tuned_archs{}, [&](auto table) { visit_range(table, n, run_range); });
+    with_device_class(tuning::tuned_gpus{}, [&](auto gpu) {
+      run_table(table_entry_t<decltype(gpu), It, T, Op>{}, policy.stream(), first, n, d_out, init, op);
+    });
   }
   template <class It, class T, class Op>
   static void add_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t n) {
-    with_tuned_table<It, T, Op>(tuning::tuned_archs{}, [&](auto table) { add_table_sizes(table, sizes, n); });
+    with_device_class(tuning::tuned_gpus{},
+                      [&](auto gpu) { add_table_sizes(table_entry_t<decltype(gpu), It, T, Op>{}, sizes, n); });
   }
 };
 

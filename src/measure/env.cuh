@@ -1,6 +1,7 @@
 // src/measure/env.cuh: what a results file records about where it was measured.
 #pragma once
 
+#include <cascade/detail/device.cuh>
 #include <cascade/error.cuh>
 
 #include "cli.hpp"
@@ -45,6 +46,7 @@ struct environment {
   std::string gpu, date;
   int sm_count = 0, cc_major = 0, cc_minor = 0, driver = 0, runtime = 0;
   double l2_mb = 0;
+  int memory_gbs = 0;  // peak memory bandwidth (cascade::detail::peak_memory_gbs); 0: not recorded
 };
 
 inline environment read_environment() {
@@ -56,6 +58,10 @@ inline environment read_environment() {
   e.cc_major = prop.major;
   e.cc_minor = prop.minor;
   e.l2_mb = prop.l2CacheSize / 1e6;
+  int clock_khz = 0, bus_bits = 0;
+  CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, 0));
+  CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+  e.memory_gbs = cascade::detail::peak_memory_gbs(clock_khz, bus_bits);
   CASCADE_CUDA_CHECK(cudaDriverGetVersion(&e.driver));
   CASCADE_CUDA_CHECK(cudaRuntimeGetVersion(&e.runtime));
   char buf[32];

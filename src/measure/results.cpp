@@ -74,6 +74,7 @@ bool write_results(std::string const& path, environment const& e, options const&
   doc["sm_count"] = e.sm_count;
   doc["compute_capability"] = std::to_string(e.cc_major) + "." + std::to_string(e.cc_minor);
   doc["l2_mb"] = rounded(e.l2_mb, 1);
+  doc["memory_gbs"] = e.memory_gbs;
   doc["cuda_driver_api"] = e.driver;
   doc["cuda_runtime"] = e.runtime;
   doc["date"] = e.date;
@@ -133,6 +134,7 @@ tune_results read_tune_results(std::string const& path) {
     }
     r.env.sm_count = doc.value("sm_count", 0);
     r.env.l2_mb = doc.value("l2_mb", 0.0);
+    r.env.memory_gbs = doc.value("memory_gbs", 0);
     r.env.driver = doc.value("cuda_driver_api", 0);
     r.env.runtime = doc.value("cuda_runtime", 0);
     r.driver = string_or_empty(doc, "nvidia_driver");

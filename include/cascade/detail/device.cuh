@@ -24,7 +24,15 @@ struct device_info {
   int cc_minor;
   bool cooperative_launch;
   bool pageable_memory_access;  // the device reads pageable host memory (HMM, ATS)
+  int memory_gbs;               // peak memory bandwidth, GB/s (peak_memory_gbs)
 };
+
+// Peak memory bandwidth in GB/s from what cudaDevAttrMemoryClockRate (kHz) and
+// cudaDevAttrGlobalMemoryBusWidth (bits) report: two transfers a clock (DDR) across the bus. 3352 on
+// an H100 SXM (2619 MHz, 5120 bits).
+constexpr int peak_memory_gbs(int clock_khz, int bus_bits) {
+  return static_cast<int>(2.0 * clock_khz * 1e3 * (bus_bits / 8) / 1e9 + 0.5);
+}
 
 // The current device's info. Throws cascade::cuda_error when no CUDA device is available, with a
 // message that says so.
@@ -50,7 +58,7 @@ inline device_info const& current_device() {
 
   device_slot& slot = slots[ordinal];
   std::call_once(slot.once, [&] {
-    device_info info{ordinal, 0, 0, 0, 0, false, false};
+    device_info info{ordinal, 0, 0, 0, 0, false, false, 0};
     check_cuda(cudaDeviceGetAttribute(&info.sm_count, cudaDevAttrMultiProcessorCount, ordinal),
                "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
     check_cuda(cudaDeviceGetAttribute(&info.max_grid_x, cudaDevAttrMaxGridDimX, ordinal),
@@ -67,6 +75,12 @@ inline device_info const& current_device() {
     check_cuda(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, ordinal),
                "cudaDeviceGetAttribute(cudaDevAttrPageableMemoryAccess)");
     info.pageable_memory_access = pageable != 0;
+    int clock_khz = 0, bus_bits = 0;
+    check_cuda(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrMemoryClockRate)");
+    check_cuda(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrGlobalMemoryBusWidth)");
+    info.memory_gbs = peak_memory_gbs(clock_khz, bus_bits);
     slot.info = info;
   });
   return slot.info;

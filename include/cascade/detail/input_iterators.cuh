@@ -97,7 +97,7 @@ struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>>
       unsigned const key = byte_extremum<T, !is_min>(w);
       T const x = byte_item<T>(key);
       if (fresh || (is_min ? x < acc.value : acc.value < x))
-        acc = {static_cast<cuda::std::int64_t>(i) + first_byte<T>(w, key), x};
+        acc = {static_cast<cuda::std::int64_t>(i) + first_byte(w, key), x};
       return;
     }
     T lo, hi;
@@ -128,8 +128,8 @@ struct vector_input<minmax_input<U*, T>> : vector_view<U, minmax_input<U*, T>> {
       words_of(v, w);
       unsigned const lo_key = byte_extremum<T, false>(w), hi_key = byte_extremum<T, true>(w);
       T const lo = byte_item<T>(lo_key), hi = byte_item<T>(hi_key);
-      if (fresh || lo < acc.min.value) acc.min = {static_cast<cuda::std::int64_t>(i) + first_byte<T>(w, lo_key), lo};
-      if (fresh || acc.max.value < hi) acc.max = {static_cast<cuda::std::int64_t>(i) + first_byte<T>(w, hi_key), hi};
+      if (fresh || lo < acc.min.value) acc.min = {static_cast<cuda::std::int64_t>(i) + first_byte(w, lo_key), lo};
+      if (fresh || acc.max.value < hi) acc.max = {static_cast<cuda::std::int64_t>(i) + first_byte(w, hi_key), hi};
       return;
     }
     T lo, hi;

@@ -1,9 +1,13 @@
 // cascade/tuning/table.cuh: what a tuning table is, and how default_policy looks a call up in one.
 //
-// A table maps (architecture, item size, op kind) to a list of size ranges, each with the policy that
-// ran fastest there on the GPU it was measured on. cascade-tune (src/tune.cu) measures and writes the
-// tables (cascade/tuning/sm90.cuh); this header holds only the machinery.
+// A table maps (GPU class, item size, op kind) to a list of size ranges, each with the policy that ran
+// fastest there on the GPU it was measured on. cascade-tune (src/tune.cu) measures and writes the
+// tables (cascade/tuning/sm90_h200.cuh, sm90_h100.cuh); tuning/gpus.cuh lists them; this header holds
+// only the machinery.
 //
+//   GPU class: an architecture (compute capability) and a least peak memory bandwidth, both of which
+//              the runtime reports, so that GPUs of one architecture whose best policies differ (an
+//              H100 and an H200: the same 132 SMs, 3.35 and 4.8 TB/s) each get their own table;
 //   item size: sizeof the input's value type, as 1, 2, 4 or 8 (larger types use 8);
 //   op kind:   sum for cascade::plus, min_max for cascade::minimum and cascade::maximum, and any other
 //              op (non_commutative ones too) uses the sum ranges.
@@ -39,8 +43,33 @@ struct ranges {
   static_assert(sizeof...(Ranges) >= 1, "cascade::tuning::ranges: a table entry needs at least one range");
 };
 
-// table<Arch, ItemBytes, Kind>::type is a ranges<...>; the generated headers specialize it.
-template <int Arch, int ItemBytes, op_kind Kind>
+// The GPUs of compute capability Arch (x 10: 90 for 9.0) with at least MinGBs GB/s of peak memory
+// bandwidth (clock x bus width, as cudaDevAttrMemoryClockRate and cudaDevAttrGlobalMemoryBusWidth say).
+template <int Arch, int MinGBs>
+struct gpu_class {
+  static_assert(Arch >= 10 && MinGBs >= 0,
+                "cascade::tuning::gpu_class<Arch, MinGBs>: Arch is the compute capability x 10 (90 for 9.0), MinGBs "
+                "a bandwidth in GB/s (0: any)");
+  static constexpr int arch = Arch;
+  static constexpr int min_gbs = MinGBs;
+};
+
+// The classes with tables (tuning/gpus.cuh), oldest architecture first and, within one, slowest first.
+template <class... Classes>
+struct gpu_list {
+  static constexpr bool ordered() {
+    constexpr int archs[] = {Classes::arch...}, min_gbs[] = {Classes::min_gbs...};
+    for (int i = 1; i < static_cast<int>(sizeof...(Classes)); ++i)
+      if (archs[i] < archs[i - 1] || (archs[i] == archs[i - 1] && min_gbs[i] <= min_gbs[i - 1])) return false;
+    return true;
+  }
+  static_assert(sizeof...(Classes) >= 1 && ordered(),
+                "cascade::tuning::gpu_list: list the classes oldest architecture first and, within one "
+                "architecture, by increasing bandwidth, each (architecture, bandwidth) once");
+};
+
+// table<Class, ItemBytes, Kind>::type is a ranges<...>; the generated headers specialize it.
+template <class Class, int ItemBytes, op_kind Kind>
 struct table;
 
 // argmin's, argmax's and minmax's ops compare, as minimum does (the table is keyed on the type they
@@ -58,6 +87,21 @@ inline constexpr int item_bytes_of = sizeof(V) <= 1 ? 1 : sizeof(V) <= 2 ? 2 : s
 }  // namespace cascade::tuning
 
 namespace cascade::detail {
+
+// The index in `gpus` of the class whose table a device of compute capability `cc` (x 10) and `gbs`
+// GB/s uses: of the newest architecture not newer than cc (else the oldest), the fastest class whose
+// least bandwidth the device has (else that architecture's slowest).
+template <class... Classes>
+constexpr int gpu_class_index(tuning::gpu_list<Classes...>, int cc, int gbs) {
+  constexpr int archs[] = {Classes::arch...};
+  constexpr int min_gbs[] = {Classes::min_gbs...};
+  int arch = archs[0];
+  for (int a : archs) arch = a <= cc && a > arch ? a : arch;
+  int chosen = -1;
+  for (int i = 0; i < static_cast<int>(sizeof...(Classes)); ++i)
+    if (archs[i] == arch && (chosen < 0 || min_gbs[i] <= gbs)) chosen = i;
+  return chosen;
+}
 
 // Calls f(Range{}) with the first range whose bound holds n (the last range otherwise).
 template <class F, class First, class... Rest>

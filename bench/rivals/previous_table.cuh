@@ -1,31 +1,30 @@
-// cascade/tuning/sm90.cuh: the tuning table for compute capability 9.0 (H100, H200), written by
-// cascade-tune (src/tune.cu). Each entry says which GPU and results file it came from; keys with no
-// entry of their own use the fallback below. The entries below were measured by
-// `cascade-tune --all --step 1` on an H200 and chosen (at most 3 policies each, within 3%) by
-// `cascade-tune --all --from bench/results/tune-h200-2026-11-22b.json`; the two 4-byte entries were
-// then edited by hand (see there) and name 4 policies. docs/performance.md has the measurements of
-// default_policy with this table (bench-h200-2026-11-22c.json), and of a later re-tune that measured
-// worse and was not taken (tune-h200-2026-11-22c.json, bench-h200-2026-11-22d.json).
+// bench/rivals/previous_table.cuh: the sm_90 table as it was before the per-GPU tables (commit c7f4f40,
+// include/cascade/tuning/sm90.cuh, measured on an H200 on 2026-11-22), as GPU class sm90_previous, so
+// that cascade-rivals measures it beside the committed tables (tuned_policy<Class>) on the same GPU in
+// alternating runs: the evidence for replacing it.
 #pragma once
 
-#include "../finish/cluster.cuh"
-#include "../finish/flagged.cuh"
-#include "../finish/last_block.cuh"
-#include "../finish/recursive.cuh"
-#include "../finish/two_pass.cuh"
-#include "../tree/by_commutativity.cuh"
-#include "../tree/cub_block.cuh"
-#include "../tree/redux.cuh"
-#include "../tree/sequential.cuh"
-#include "../tree/shuffle.cuh"
-#include "../tree/unrolled.cuh"
-#include "table.cuh"
+#include <cascade/finish/cluster.cuh>
+#include <cascade/finish/flagged.cuh>
+#include <cascade/finish/last_block.cuh>
+#include <cascade/finish/recursive.cuh>
+#include <cascade/finish/two_pass.cuh>
+#include <cascade/tree/by_commutativity.cuh>
+#include <cascade/tree/cub_block.cuh>
+#include <cascade/tree/redux.cuh>
+#include <cascade/tree/sequential.cuh>
+#include <cascade/tree/shuffle.cuh>
+#include <cascade/tree/unrolled.cuh>
+#include <cascade/tuning/table.cuh>
 
 namespace cascade::tuning {
 
+// Its own type (a class of the same architecture and bandwidth as sm90_h200), so that its table is another.
+struct sm90_previous : gpu_class<90, 4400> {};
+
 // Fallback for keys without an entry (none at present: every item size and op kind is tuned).
 template <int ItemBytes, op_kind Kind>
-struct table<90, ItemBytes, Kind> {
+struct table<sm90_previous, ItemBytes, Kind> {
   using type =
       ranges<range<-1, policy<256, 16, tree::by_commutativity<tree::sequential, tree::shuffle>, finish::last_block>>>;
 };
@@ -33,7 +32,7 @@ struct table<90, ItemBytes, Kind> {
 // [entry 1 sum] tuned with int8-plus (int8 items, int32 accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
-struct table<90, 1, op_kind::sum> {
+struct table<sm90_previous, 1, op_kind::sum> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
                       range<23170, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<46340, policy<1024, 32, tree::shuffle, finish::flagged>>,
@@ -45,7 +44,7 @@ struct table<90, 1, op_kind::sum> {
 // [entry 1 min_max] tuned with int8-minimum (int8 items, int32 accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
-struct table<90, 1, op_kind::min_max> {
+struct table<sm90_previous, 1, op_kind::min_max> {
   using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::last_block>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
@@ -57,7 +56,7 @@ struct table<90, 1, op_kind::min_max> {
 // [entry 2 sum] tuned with half-plus (half items, float accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
-struct table<90, 2, op_kind::sum> {
+struct table<sm90_previous, 2, op_kind::sum> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
@@ -69,7 +68,7 @@ struct table<90, 2, op_kind::sum> {
 // [entry 2 min_max] tuned with half-minimum (half items, float accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
-struct table<90, 2, op_kind::min_max> {
+struct table<sm90_previous, 2, op_kind::min_max> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
@@ -83,7 +82,7 @@ struct table<90, 2, op_kind::min_max> {
 // Edited by hand: up to 5792 items <256, 16> where the tuner chose <512, 8>: one block of 256 threads
 // reads 4096 items 0.15 us faster cold, and as fast hot (alternating runs on an H200, 2026-11-22).
 template <>
-struct table<90, 4, op_kind::sum> {
+struct table<sm90_previous, 4, op_kind::sum> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
                       range<5792, policy<256, 16, tree::shuffle, finish::flagged>>,
                       range<11585, policy<256, 8, tree::shuffle, finish::cluster>>,
@@ -97,7 +96,7 @@ struct table<90, 4, op_kind::sum> {
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 // Edited by hand: up to 5792 items <256, 16> where the tuner chose <512, 8>, as for sums.
 template <>
-struct table<90, 4, op_kind::min_max> {
+struct table<sm90_previous, 4, op_kind::min_max> {
   using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::flagged>>,
                       range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
@@ -109,7 +108,7 @@ struct table<90, 4, op_kind::min_max> {
 // [entry 8 sum] tuned with double-plus (double items, double accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
-struct table<90, 8, op_kind::sum> {
+struct table<sm90_previous, 8, op_kind::sum> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
                       range<11585, policy<1024, 8, tree::shuffle, finish::last_block>>,
                       range<92681, policy<512, 8, tree::shuffle, finish::cluster>>,
@@ -121,7 +120,7 @@ struct table<90, 8, op_kind::sum> {
 // [entry 8 min_max] tuned with double-minimum (double items, double accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
 template <>
-struct table<90, 8, op_kind::min_max> {
+struct table<sm90_previous, 8, op_kind::min_max> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<92681, policy<512, 8, tree::shuffle, finish::cluster>>,

@@ -1,0 +1,21 @@
+// cascade/tuning/gpus.cuh: every tuning table, one per GPU class (tuning/table.cuh), and the list
+// default_policy picks from at run time: the table of the newest architecture the device has (else the
+// oldest) and, of that architecture's classes, the fastest whose bandwidth the device has.
+//
+//   sm90_h100: compute capability 9.0, any bandwidth (measured on an H100 80GB HBM3, 3352 GB/s)
+//   sm90_h200: compute capability 9.0, at least 4400 GB/s (measured on an H200, 4.8 TB/s)
+//
+// The two sm_90 GPUs have the same 132 SMs; with 43% more bandwidth and a larger L2 (60 against 50
+// MiB) the H200's best policies change at other sizes, and the H200's table loses up to 21% on the
+// H100 (docs/rivals.md).
+#pragma once
+
+#include "sm90_h100.cuh"
+#include "sm90_h200.cuh"
+#include "table.cuh"
+
+namespace cascade::tuning {
+
+using tuned_gpus = gpu_list<sm90_h100, sm90_h200>;
+
+}  // namespace cascade::tuning

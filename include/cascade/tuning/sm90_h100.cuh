@@ -1,0 +1,131 @@
+// cascade/tuning/sm90_h100.cuh: the tuning table for GPUs of compute capability 9.0 with less memory
+// bandwidth than tuning/sm90_h200.cuh's class (an H100 SXM: 3.35 TB/s), written by cascade-tune
+// (src/tune.cu). Each entry says which GPU and results file it came from; keys with no entry of their
+// own use the fallback below. The entries were measured by `cascade-tune --all --step 1` on an H100
+// 80GB HBM3 and chosen (at most 3 policies each, within 3%) by
+// `cascade-tune --all --from bench/results/rivals-2026-11-24/tune-h100.json`.
+#pragma once
+
+#include "../finish/cluster.cuh"
+#include "../finish/flagged.cuh"
+#include "../finish/last_block.cuh"
+#include "../finish/recursive.cuh"
+#include "../finish/two_pass.cuh"
+#include "../tree/by_commutativity.cuh"
+#include "../tree/cub_block.cuh"
+#include "../tree/redux.cuh"
+#include "../tree/sequential.cuh"
+#include "../tree/shuffle.cuh"
+#include "../tree/unrolled.cuh"
+#include "table.cuh"
+
+namespace cascade::tuning {
+
+using sm90_h100 = gpu_class<90, 0>;
+
+// Fallback for keys without an entry (none at present: every item size and op kind is tuned).
+template <int ItemBytes, op_kind Kind>
+struct table<sm90_h100, ItemBytes, Kind> {
+  using type =
+      ranges<range<-1, policy<256, 16, tree::by_commutativity<tree::sequential, tree::shuffle>, finish::last_block>>>;
+};
+
+// [entry 1 sum] tuned with int8-plus (int8 items, int32 accumulator)
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+template <>
+struct table<sm90_h100, 1, op_kind::sum> {
+  using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
+                      range<11585, policy<256, 32, tree::shuffle, finish::flagged>>,
+                      range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
+                      range<1482910, policy<256, 32, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 1 min_max] tuned with int8-minimum (int8 items, int32 accumulator)
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+template <>
+struct table<sm90_h100, 1, op_kind::min_max> {
+  using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
+                      range<11585, policy<256, 32, tree::shuffle, finish::flagged>>,
+                      range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
+                      range<5931641, policy<256, 32, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 2 sum] tuned with half-plus (half items, float accumulator)
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+template <>
+struct table<sm90_h100, 2, op_kind::sum> {
+  using type = ranges<range<5792, policy<256, 16, tree::shuffle, finish::flagged>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
+                      range<2965820, policy<256, 16, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 2 min_max] tuned with half-minimum (half items, float accumulator)
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+template <>
+struct table<sm90_h100, 2, op_kind::min_max> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
+                      range<1482910, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 4 sum] tuned with float-plus (float items, float accumulator)
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+template <>
+struct table<sm90_h100, 4, op_kind::sum> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<5792, policy<256, 16, tree::shuffle, finish::flagged>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<2965820, policy<256, 16, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 4 min_max] tuned with float-minimum (float items, float accumulator)
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+template <>
+struct table<sm90_h100, 4, op_kind::min_max> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 8, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 8 sum] tuned with double-plus (double items, double accumulator)
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+template <>
+struct table<sm90_h100, 8, op_kind::sum> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<185363, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 8, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 8 min_max] tuned with double-minimum (double items, double accumulator)
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+template <>
+struct table<sm90_h100, 8, op_kind::min_max> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
+                      range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
+                      range<185363, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<370727, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<1482910, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+}  // namespace cascade::tuning

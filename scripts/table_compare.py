@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Which tuning table serves the GPU a cascade-rivals run was measured on: its reduce rows time each
+GPU class's table (tuned_policy<Class>, mode "deterministic (one table)") and default_policy beside
+CUB, in the same alternating runs. For each configuration (item type and op) and table, the ratio
+CUB run_to_run (two-phase) time / the table's time, hot and cold, at every size; then where each table
+is more than 3% slower than the fastest table there, and which table default_policy ran.
+
+    python3 scripts/table_compare.py rivals-h200-...-cccl3.5.0.json [--from-log2 10] [--sizes]
+
+Ratios are the medians of per-round ratios that cascade-rivals records; differences under 3% are
+within the runs' noise at the small sizes (a few microseconds).
+"""
+import json
+import sys
+from collections import defaultdict
+
+
+def main(argv):
+    path = argv[1]
+    lo = int(argv[argv.index('--from-log2') + 1]) if '--from-log2' in argv else 10
+    sizes = '--sizes' in argv
+    doc = json.load(open(path))
+    rows = [r for r in doc['rows'] if r.get('kind') == 'timing' and r['family'] == 'reduce']
+    print(f"{doc['gpu']} ({doc.get('memory_gbs', '?')} GB/s, {doc.get('l2_mb')} MB L2), "
+          f"commit {doc.get('cascade_commit')}, CCCL {rows[0]['cccl'] if rows else '?'}")
+    groups = defaultdict(dict)  # (config, n) -> {label: row}
+    for r in rows:
+        if r['n'].bit_length() - 1 < lo:
+            continue
+        if r['mode'] == 'deterministic (one table)':
+            label = r['name'].split('tuned_policy<')[1].rstrip('>)')
+        elif r['mode'] == 'deterministic':
+            label = 'default_policy'
+        else:
+            continue
+        groups[(r['config'], r['n'])][label] = r
+    tables = sorted({label for g in groups.values() for label in g if label != 'default_policy'})
+    configs = sorted({c for c, _ in groups})
+    slow = defaultdict(lambda: [0, 0])  # table -> [sizes > 3% slower than the best table, sizes]
+    worst = defaultdict(lambda: (0.0, ''))
+    for config in configs:
+        ns = sorted(n for c, n in groups if c == config)
+        print(f"\n{config}: CUB run_to_run / table, hot | cold (min, median over {len(ns)} sizes)")
+        for t in tables + ['default_policy']:
+            for m in ('hot', 'cold'):
+                rs = [groups[(config, n)][t]['ratio_' + m] for n in ns if t in groups[(config, n)]]
+                if not rs:
+                    continue
+                rs_sorted = sorted(rs)
+                print(f"  {t:15s} {m:4s} min {rs_sorted[0]:.2f}  median {rs_sorted[len(rs) // 2]:.2f}")
+        for n in ns:
+            g = groups[(config, n)]
+            line = []
+            for m in ('hot', 'cold'):
+                best = min(g[t][m + '_us'] for t in tables if t in g)
+                for t in tables:
+                    if t not in g:
+                        continue
+                    loss = g[t][m + '_us'] / best - 1
+                    slow[t][1] += 1
+                    if loss > 0.03:
+                        slow[t][0] += 1
+                        line.append(f"{t} {m} +{100 * loss:.0f}%")
+                    if loss > worst[t][0]:
+                        worst[t] = (loss, f"{config} n={n} {m}")
+            if sizes or line:
+                times = ' '.join(f"{t}={g[t]['hot_us']:.2f}/{g[t]['cold_us']:.2f}" for t in tables if t in g)
+                print(f"    n={n:>11d}  {times}  us hot/cold" + ("   slower: " + ', '.join(line) if line else ''))
+    print("\nmore than 3% slower than the fastest table (sizes x hot/cold):")
+    for t in tables:
+        print(f"  {t:15s} {slow[t][0]:3d} of {slow[t][1]}; worst +{100 * worst[t][0]:.1f}% ({worst[t][1]})")
+
+
+if __name__ == '__main__':
+    main(sys.argv)
