@@ -28,7 +28,8 @@ def series_of(rows, newest):
     """{(family, config): {label: [(n, hot_gbps, cold_gbps)]}} with the read ceiling as a series."""
     out = defaultdict(lambda: defaultdict(list))
     for r in rows:
-        if r.get('kind') != 'timing' or r['mode'] in ('no finish', 'with finish::flagged', 'deterministic (one table)'):
+        if r.get('kind') != 'timing' or r['mode'] in ('no finish', 'with finish::flagged', 'deterministic (one table)',
+                                                             'deterministic (fixed shape)'):
             continue
         if r['library'] == 'cascade':
             if r['cccl'] != newest:

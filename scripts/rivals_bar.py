@@ -82,7 +82,7 @@ def main(paths):
                     check("atomic vs not_guaranteed", ratio_ng >= 1.0,
                           f"{where} {m}: CUB not_guaranteed/{best['name']} {ratio_ng:.2f} < 1.00")
         elif family in ("argmin", "argmax", "minmax"):
-            d = one(rs, "cascade")
+            d = one(rs, "cascade", "deterministic")  # default_policy (not the fixed shapes)
             for m in ("hot", "cold"):
                 if 28 <= lg <= 30 and d[f"ceiling_{m}_us"]:
                     share = d[f"ceiling_{m}_us"] / d[f"{m}_us"]

@@ -129,12 +129,12 @@ def main(paths):
             for lo, hi in ((14, 22), (24, 30)):
                 h, co = [], []
                 for n in lgs(lo, hi):
-                    d = find(newest, fam, item, n, 'cascade')
+                    d = find(newest, fam, item, n, 'cascade', 'deterministic')
                     if d:
                         h.append(d['ratio_hot']), co.append(d['ratio_cold'])
                 cells.append(f'{rng(h)} / {rng(co)}')
             share = [d['ceiling_cold_us'] / d['cold_us'] for n in lgs(28, 30)
-                     for d in [find(newest, fam, item, n, 'cascade')] if d]
+                     for d in [find(newest, fam, item, n, 'cascade', 'deterministic')] if d]
             cells.append(rng([100 * s for s in share]).replace('.00', '') + ' %')
             print(f'| {fam} | {item} | ' + ' | '.join(cells) + ' |')
 

@@ -108,7 +108,7 @@ struct minus_op {  // neither associative nor commutative: cross_check must be a
 TEST_SUITE("gpu") {
 
 TEST_CASE_TEMPLATE("argmin, argmax and minmax: first occurrence, against CUB and the host", T, int, float, double,
-                   std::uint8_t, std::int8_t) {
+                   std::uint8_t, std::int8_t, __half) {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ (0x8001 + sizeof(T)));
   for (long long n : sizes(rng)) {

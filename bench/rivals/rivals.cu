@@ -16,6 +16,7 @@
 //
 //   cascade-rivals [--out FILE] [--commit SHA] [--driver VERSION] [--families reduce,arg,transform]
 //                  [--units reduce-float,arg-int8,...] [--min-log2 10] [--max-log2 30] [--step 2] [--repeats 3]
+//                  [--arg-shapes]
 //   cascade-rivals --cccl-version
 #include <cascade/error.cuh>
 #include <cuda/std/cstdint>
@@ -194,7 +195,9 @@ int main(int argc, char** argv) {
       .option("--min-log2", &s.min_log2, "smallest size, log2 (default 10)")
       .option("--max-log2", &s.max_log2, "largest size, log2 (default 30)")
       .option("--step", &s.step, "log2 step between sizes (default 2)")
-      .option("--repeats", &s.repeats, "rounds of alternating runs, each hot and cold (default 3)");
+      .option("--repeats", &s.repeats, "rounds of alternating runs, each hot and cold (default 3)")
+      .flag("--arg-shapes", [&s] { s.arg_shapes = true; },
+            "argmin also under fixed policies: 256 and 512 threads, 2, 4 and 8 vectors a thread, finish::flagged");
   if (auto const status = line.parse(argc, argv)) return *status;
   s.repeats = std::max(1, s.repeats);
   s.step = std::max(1, s.step);

@@ -20,6 +20,7 @@ namespace rivals {
 
 struct settings {
   int min_log2 = 10, max_log2 = 30, step = 2, repeats = 3;
+  bool arg_shapes = false;  // argmin also under a few fixed policies (block x coarse, finish::flagged)
 };
 
 // One call that competes: it enqueues its work on the legacy default stream and writes its result to

@@ -322,6 +322,19 @@ void cub_minmax(buffers& b, item const* in, long long n) {
       cub::DeviceReduce::Reduce(b.temp, bytes, pairs, static_cast<both*>(b.out), n, minmax_pair_op{}, minmax_init()));
 }
 
+// argmin under fixed shapes (--arg-shapes): which block size and items a thread serve the arg
+// algorithms, whose accumulators ({index, value}) take more registers than reduce's.
+template <int Block, int Vectors>
+void add_arg_shape(measurement& m, item const* in, long long n, void* out) {
+  constexpr int coarse = Vectors * static_cast<int>(16 / sizeof(item));
+  using shape = cascade::policy<Block, coarse, cascade::tree::shuffle, cascade::finish::flagged>;
+  auto* const slot = static_cast<indexed*>(out);
+  m.contenders.push_back({"cascade::argmin_into(<" + std::to_string(Block) + ", " + std::to_string(coarse) +
+                              ", shuffle, flagged>)",
+                          "cascade", "deterministic (fixed shape)",
+                          [in, slot, n] { cascade::argmin_into(shape{}, in, in + n, slot); }});
+}
+
 void run_arg(settings const& s, cascade_bench::timer& t, sink& out) {
   buffers b(s, sizeof(item), 0xA4600000ull + sizeof(item) * 7 + std::is_integral_v<item>);
   item const* const in = b.items;
@@ -363,6 +376,14 @@ void run_arg(settings const& s, cascade_bench::timer& t, sink& out) {
         m.contenders.push_back({"cascade::argmin_into(default_policy)", "cascade", "deterministic", [in, slot, n] {
                                   cascade::argmin_into(cascade::default_policy{}, in, in + n, slot);
                                 }});
+      if (!max && s.arg_shapes) {
+        add_arg_shape<256, 2>(m, in, n, b.out);
+        add_arg_shape<256, 4>(m, in, n, b.out);
+        add_arg_shape<256, 8>(m, in, n, b.out);
+        add_arg_shape<512, 2>(m, in, n, b.out);
+        add_arg_shape<512, 4>(m, in, n, b.out);
+        add_arg_shape<512, 8>(m, in, n, b.out);
+      }
       m.agree = [](void const* pa, void const* pb) {
         indexed a, c;
         std::memcpy(&a, pa, sizeof a);

@@ -12,6 +12,8 @@
 // vector's extremum improves on the thread's is its first position looked up.
 #pragma once
 
+#include <cuda_fp16.h>
+
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
@@ -28,6 +30,37 @@ __device__ void scan_vector(Raw const& v, T& lo, int& lo_at, T& hi, int& hi_at, 
     if (want_hi && hi < x) hi = x, hi_at = j;
   }
 }
+
+// Whether no item of the vector can be strictly smaller (Max: larger) than `best`: the vector's
+// smallest number (packed min for halves, HMNMX2; fminf, fmin, min otherwise) is not. Every
+// comparison with NaN is false and these mins skip NaN, so an item the scan would take (a number
+// below best) is no smaller than that smallest number: when this says so, the scan would leave best
+// as it is. Most vectors stop here once a thread's best is low, at a third of the scan's instructions.
+template <class T, int Width, bool Max, class Raw>
+__device__ bool cannot_improve(Raw const& v, T const& best) {
+  if constexpr (cuda::std::is_same_v<T, __half> && Width == 8) {
+    __half2 h[4];
+    __builtin_memcpy(h, &v, 16);
+    __half2 const m = Max ? __hmax2(__hmax2(h[0], h[1]), __hmax2(h[2], h[3]))
+                          : __hmin2(__hmin2(h[0], h[1]), __hmin2(h[2], h[3]));
+    __half const e = Max ? __hmax(__low2half(m), __high2half(m)) : __hmin(__low2half(m), __high2half(m));
+    return Max ? !(best < e) : !(e < best);
+  } else {
+    T e = static_cast<T>(v.items[0]);
+#pragma unroll
+    for (int j = 1; j < Width; ++j) {
+      T const x = static_cast<T>(v.items[j]);
+      if constexpr (cuda::std::is_floating_point_v<T>) e = Max ? fmax(e, x) : fmin(e, x);
+      else e = Max ? (e < x ? x : e) : (x < e ? x : e);
+    }
+    return Max ? !(best < e) : !(e < best);
+  }
+}
+
+// The item types cannot_improve serves: arithmetic, and __half.
+template <class T>
+inline constexpr bool has_cheap_extremum_v =
+    (cuda::std::is_arithmetic_v<T> && !cuda::std::is_same_v<T, bool>) || cuda::std::is_same_v<T, __half>;
 
 template <class U>
 inline constexpr bool is_byte_integer_v =

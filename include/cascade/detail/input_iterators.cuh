@@ -100,6 +100,9 @@ struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>>
         acc = {static_cast<cuda::std::int64_t>(i) + first_byte(w, key), x};
       return;
     }
+    if constexpr (has_cheap_extremum_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      if (!fresh && cannot_improve<T, base::width, !is_min>(v, acc.value)) return;
+    }
     T lo, hi;
     int lo_at, hi_at;
     scan_vector<T, base::width>(v, lo, lo_at, hi, hi_at, is_min, !is_min);
@@ -131,6 +134,11 @@ struct vector_input<minmax_input<U*, T>> : vector_view<U, minmax_input<U*, T>> {
       if (fresh || lo < acc.min.value) acc.min = {static_cast<cuda::std::int64_t>(i) + first_byte(w, lo_key), lo};
       if (fresh || acc.max.value < hi) acc.max = {static_cast<cuda::std::int64_t>(i) + first_byte(w, hi_key), hi};
       return;
+    }
+    if constexpr (has_cheap_extremum_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      if (!fresh && cannot_improve<T, base::width, false>(v, acc.min.value) &&
+          cannot_improve<T, base::width, true>(v, acc.max.value))
+        return;
     }
     T lo, hi;
     int lo_at, hi_at;

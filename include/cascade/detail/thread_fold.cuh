@@ -38,6 +38,35 @@ __device__ void fold_one(T& acc, bool fresh, X const& x, Op op) {
   acc = fresh ? static_cast<T>(x) : static_cast<T>(op(acc, static_cast<T>(x)));
 }
 
+// Items a scalar batch reads before it folds them: all CoarseFactor when T is small, fewer when each
+// takes several registers (argmin's 16-byte {index, value}), so that a batch holds at most about 32
+// registers. A kernel's register count is that of its largest path, these rare ones included (input
+// not 16-byte aligned, iterators without vector loads), and it bounds the blocks resident on the
+// fast path: 32 of argmin's items took int8 argmin's kernel to 89 registers and 69% of the read
+// ceiling.
+template <class T, int CoarseFactor>
+inline constexpr int scalar_batch = [] {
+  int b = 1;
+  while (b * 2 <= CoarseFactor && b * 2 * static_cast<int>(sizeof(T)) <= 128) b *= 2;
+  return b;
+}();
+
+// acc op first[at(0)] op ... op first[at(CoarseFactor - 1)], scalar_batch loads at a time.
+template <int CoarseFactor, class T, class It, class At, class Op>
+__device__ void fold_batched(T& acc, bool fresh, It const& first, At at, Op op) {
+  constexpr int batch = scalar_batch<T, CoarseFactor>;
+#pragma unroll
+  for (int k0 = 0; k0 < CoarseFactor; k0 += batch) {
+    T items[batch];
+#pragma unroll
+    for (int j = 0; j < batch; ++j)
+      if (k0 + j < CoarseFactor) items[j] = static_cast<T>(first[at(k0 + j)]);
+#pragma unroll
+    for (int j = 0; j < batch; ++j)
+      if (k0 + j < CoarseFactor) fold_one(acc, fresh && k0 + j == 0, items[j], op);
+  }
+}
+
 // Loads the Count vectors of a thread's batch, all before the first use (so that all are in flight),
 // vector k at item i + k * step.
 template <int Count, class It, class Offset>
@@ -71,10 +100,8 @@ __device__ void fold_vector(T& acc, bool fresh, It const& first, typename vector
 // 4096 items on an H200). They take and return the accumulator by value, keeping it in registers.
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
 __device__ __noinline__ T fold_full_tile_scalar(T acc, bool fresh, It first, Offset base, Op op) {
-  T items[CoarseFactor];
-#pragma unroll
-  for (int k = 0; k < CoarseFactor; ++k) items[k] = static_cast<T>(first[base + threadIdx.x + Offset(k) * BlockSize]);
-  fold_in_order(acc, fresh, items, op);
+  Offset const mine = base + Offset(threadIdx.x);
+  fold_batched<CoarseFactor>(acc, fresh, first, [mine](int k) { return mine + Offset(k) * BlockSize; }, op);
   return acc;
 }
 
@@ -94,16 +121,14 @@ __device__ void fold_full_tile(T& acc, bool fresh, It first, Offset base, Op op,
     }
     acc = fold_full_tile_scalar<BlockSize, CoarseFactor>(acc, fresh, first, base, op);
   } else {
-    T items[CoarseFactor];
-#pragma unroll
-    for (int k = 0; k < CoarseFactor; ++k) items[k] = static_cast<T>(first[base + threadIdx.x + Offset(k) * BlockSize]);
-    fold_in_order(acc, fresh, items, op);
+    Offset const mine = base + Offset(threadIdx.x);
+    fold_batched<CoarseFactor>(acc, fresh, first, [mine](int k) { return mine + Offset(k) * BlockSize; }, op);
   }
 }
 
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
 __device__ __noinline__ T fold_partial_tile(T acc, bool fresh, It first, Offset base, Offset n, Op op) {
-#pragma unroll
+#pragma unroll(scalar_batch<T, CoarseFactor>)  // fully unrolled, all CoarseFactor predicated loads would be in flight
   for (int k = 0; k < CoarseFactor; ++k) {
     Offset const i = base + threadIdx.x + Offset(k) * BlockSize;
     if (i < n) {
@@ -158,10 +183,7 @@ __device__ void fold_run(T& acc, bool fresh, It first, Offset i, Op op, bool ali
       return;
     }
   }
-  T items[CoarseFactor];
-#pragma unroll
-  for (int k = 0; k < CoarseFactor; ++k) items[k] = static_cast<T>(first[i + Offset(k)]);
-  fold_in_order(acc, fresh, items, op);
+  fold_batched<CoarseFactor>(acc, fresh, first, [i](int k) { return i + Offset(k); }, op);
 }
 
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>

@@ -76,7 +76,10 @@ template <int BlockSize, class Tree, class T, class Op>
 __device__ T fold_flagged(typename block_reduce<Tree, BlockSize, T>::storage& storage, flag_word* words,
                           unsigned count, Op op) {
   constexpr unsigned per = words_per_partial<T>;
-  constexpr unsigned batch = 4;  // partials whose loads are in flight together
+  // Partials whose loads are in flight together: 4 words' worth (one partial when larger). More hold
+  // more registers than the tile loop does, and a kernel's register count is its largest path's: 4
+  // of minmax's 32-byte partials took its kernels to 110-124 registers, one block of 512 resident.
+  constexpr unsigned batch = per >= 4 ? 1 : 4 / per;
   unsigned const run = (count + BlockSize - 1) / BlockSize;
   unsigned const begin = threadIdx.x * run, end = begin + run < count ? begin + run : count;
   T acc{};

@@ -43,6 +43,11 @@ inline constexpr unsigned warp_fold_max_partials = 128;
 
 // The fold of count partials in block order, by one warp: a round of L2 loads and a shuffle tree,
 // no block barrier. Every lane of the warp calls it; the result is valid in lane 0.
+// Loads of partials a lane has in flight: 4 of up to 8 bytes, fewer of larger ones (the register
+// count is the kernel's largest path's, and bounds the blocks resident on the fast path).
+template <class T>
+inline constexpr int partial_unroll = sizeof(T) <= 8 ? 4 : sizeof(T) <= 16 ? 2 : 1;
+
 template <class T, class Op>
 __device__ T warp_fold_partials(T const* partials, unsigned count, Op op) {
   unsigned const lane = threadIdx.x % 32;
@@ -51,7 +56,7 @@ __device__ T warp_fold_partials(T const* partials, unsigned count, Op op) {
   bool fresh = true;
   int valid;
   if constexpr (is_commutative_v<Op>) {  // lane l takes l, l + 32, ...: coalesced
-#pragma unroll 4
+#pragma unroll(partial_unroll<T>)
     for (unsigned i = lane; i < count; i += 32) {
       fold_one(acc, fresh, in[i], op);
       fresh = false;
@@ -59,7 +64,7 @@ __device__ T warp_fold_partials(T const* partials, unsigned count, Op op) {
     valid = count < 32 ? static_cast<int>(count) : 32;
   } else {  // lane l takes a contiguous run, so the shuffle tree sees the runs in order
     unsigned const run = (count + 31) / 32, begin = lane * run, end = begin + run < count ? begin + run : count;
-#pragma unroll 4
+#pragma unroll(partial_unroll<T>)
     for (unsigned i = begin; i < end; ++i) {
       fold_one(acc, fresh, in[i], op);
       fresh = false;
