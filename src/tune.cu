@@ -256,6 +256,9 @@ std::string skeleton(std::string const& gpu, int arch, int min_gbs, std::string 
     << "using " << gpu << " = gpu_class<" << arch << ", " << min_gbs << ">;\n\n"
     << "// Fallback for keys without an entry.\ntemplate <int ItemBytes, op_kind Kind>\nstruct table<" << gpu
     << ", ItemBytes, Kind> {\n  using type =\n      ranges<range<-1, " << fallback_policy << ">>;\n};\n\n"
+    << "// argmin's, argmax's and minmax's ops: the min_max entry, where there is no arg entry.\n"
+    << "template <int ItemBytes>\nstruct table<" << gpu << ", ItemBytes, op_kind::arg> : table<" << gpu
+    << ", ItemBytes, op_kind::min_max> {};\n\n"
     << "}  // namespace cascade::tuning\n";
   return o.str();
 }

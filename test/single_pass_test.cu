@@ -128,6 +128,48 @@ TEST_CASE("default_policy and every tuned_policy on both sides of every range bo
   check_item_size<std::int64_t, std::int64_t, 8>(rng, INT_MIN, INT_MAX);
 }
 
+// argmin, argmax and minmax of xs (first occurrence) under default_policy and each class's table.
+template <class V>
+void check_arg(std::vector<V> const& xs) {
+  cascade::indexed<V> lo{0, xs[0]}, hi{0, xs[0]};
+  for (std::size_t i = 1; i < xs.size(); ++i) {
+    if (xs[i] < lo.value) lo = {static_cast<std::int64_t>(i), xs[i]};
+    if (hi.value < xs[i]) hi = {static_cast<std::int64_t>(i), xs[i]};
+  }
+  thrust::device_vector<V> d(xs.begin(), xs.end());
+  V const* p = thrust::raw_pointer_cast(d.data());
+  auto const n = static_cast<std::int64_t>(xs.size());
+  CHECK((cascade::argmin(cascade::default_policy{}, p, p + n) == lo));
+  CHECK((cascade::argmax(cascade::default_policy{}, p, p + n) == hi));
+  for_each_class(
+      [&](auto tuned) {
+        int const class_min_gbs = decltype(tuned)::gpu_class::min_gbs;
+        CAPTURE(class_min_gbs);
+        CHECK((cascade::argmin(tuned, p, p + n) == lo));
+        auto const both = cascade::minmax(tuned, p, p + n);
+        CHECK((both.min == lo && both.max == hi));
+      },
+      tuning::tuned_gpus{});
+}
+
+TEST_CASE("argmin, argmax, minmax on both sides of every range bound of the arg entries") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5106);
+  static_assert(tuning::op_kind_of<cascade::arg_min> == tuning::op_kind::arg);
+  for (long long n : boundary_sizes<1, tuning::op_kind::arg>(rng)) {
+    CAPTURE(n);
+    std::vector<std::int8_t> xs(n);
+    for (auto& x : xs) x = static_cast<std::int8_t>(static_cast<int>(rng() % 256) - 128);  // many ties
+    check_arg(xs);
+  }
+  for (long long n : boundary_sizes<2, tuning::op_kind::arg>(rng)) {
+    CAPTURE(n);
+    std::vector<std::uint16_t> xs(n);
+    for (auto& x : xs) x = static_cast<std::uint16_t>(rng() % 60000);
+    check_arg(xs);
+  }
+}
+
 TEST_CASE("default_policy keeps operand order at every range bound") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x5102);

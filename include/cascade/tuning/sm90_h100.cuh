@@ -1,9 +1,11 @@
 // cascade/tuning/sm90_h100.cuh: the tuning table for GPUs of compute capability 9.0 with less memory
 // bandwidth than tuning/sm90_h200.cuh's class (an H100 SXM: 3.35 TB/s), written by cascade-tune
 // (src/tune.cu). Each entry says which GPU and results file it came from; keys with no entry of their
-// own use the fallback below. The entries were measured by `cascade-tune --all --step 1` on an H100
-// 80GB HBM3 and chosen (at most 3 policies each, within 3%) by
-// `cascade-tune --all --from bench/results/rivals-2026-11-24/tune-h100.json`.
+// own use the fallback below. The sum entries of 1-, 2- and 4-byte items were measured by
+// `cascade-tune --all --step 1` on an H100 80GB HBM3 and chosen (at most 3 policies each, within 3%)
+// by `cascade-tune --all --from bench/results/rivals-2026-11-24/tune-h100.json`; the others are
+// sm90_h200.cuh's, which matched or beat the H100-tuned ones in alternating runs on the H100
+// (cascade-rivals, bench/results/tables-2026-11-24; docs/rivals.md), and share their kernels.
 #pragma once
 
 #include "../finish/cluster.cuh"
@@ -30,6 +32,10 @@ struct table<sm90_h100, ItemBytes, Kind> {
       ranges<range<-1, policy<256, 16, tree::by_commutativity<tree::sequential, tree::shuffle>, finish::last_block>>>;
 };
 
+// argmin's, argmax's and minmax's ops: the min_max entry, where there is no arg entry.
+template <int ItemBytes>
+struct table<sm90_h100, ItemBytes, op_kind::arg> : table<sm90_h100, ItemBytes, op_kind::min_max> {};
+
 // [entry 1 sum] tuned with int8-plus (int8 items, int32 accumulator)
 // NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
 template <>
@@ -43,14 +49,31 @@ struct table<sm90_h100, 1, op_kind::sum> {
 // [/entry]
 
 // [entry 1 min_max] tuned with int8-minimum (int8 items, int32 accumulator)
-// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// Taken from sm90_h200.cuh: in alternating runs on an H100 (cascade-rivals, bench/results/tables-2026-11-24)
+// it matched or beat the H100-tuned entry.
 template <>
 struct table<sm90_h100, 1, op_kind::min_max> {
   using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
-                      range<11585, policy<256, 32, tree::shuffle, finish::flagged>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
-                      range<5931641, policy<256, 32, tree::shuffle, finish::flagged>>,
+                      range<370727, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 1 arg] written by hand, not tuned (cascade-tune has no arg configurations): the 1 min_max entry,
+// with twice the items a thread above 2^21: argmin of int8 and half items read 91-99% of the ceiling
+// at 2^28-2^30 with <512, 64> against 88-95% with the min_max entry's policy, on an H200 and an H100
+// (cascade-rivals --arg-shapes, bench/results/tables-2026-11-24). Rewrite it when the min_max entry changes.
+template <>
+struct table<sm90_h100, 1, op_kind::arg> {
+  using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
+                      range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
+                      range<370727, policy<512, 16, tree::shuffle, finish::cluster>>,
+                      range<2097152, policy<512, 32, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 64, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
@@ -67,14 +90,31 @@ struct table<sm90_h100, 2, op_kind::sum> {
 // [/entry]
 
 // [entry 2 min_max] tuned with half-minimum (half items, float accumulator)
-// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// Taken from sm90_h200.cuh: in alternating runs on an H100 (cascade-rivals, bench/results/tables-2026-11-24)
+// it matched or beat the H100-tuned entry.
 template <>
 struct table<sm90_h100, 2, op_kind::min_max> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
-                      range<1482910, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
+                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
+                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 2 arg] written by hand, not tuned (cascade-tune has no arg configurations): the 2 min_max entry,
+// with twice the items a thread above 2^21: argmin of int8 and half items read 91-99% of the ceiling
+// at 2^28-2^30 with <512, 64> against 88-95% with the min_max entry's policy, on an H200 and an H100
+// (cascade-rivals --arg-shapes, bench/results/tables-2026-11-24). Rewrite it when the min_max entry changes.
+template <>
+struct table<sm90_h100, 2, op_kind::arg> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
+                      range<2097152, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 64, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
@@ -91,38 +131,44 @@ struct table<sm90_h100, 4, op_kind::sum> {
 // [/entry]
 
 // [entry 4 min_max] tuned with float-minimum (float items, float accumulator)
-// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// Taken from sm90_h200.cuh: in alternating runs on an H100 (cascade-rivals, bench/results/tables-2026-11-24)
+// it matched or beat the H100-tuned entry.
 template <>
 struct table<sm90_h100, 4, op_kind::min_max> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 8, tree::shuffle, finish::flagged>>>;
+                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
+                      range<1482910, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
 // [entry 8 sum] tuned with double-plus (double items, double accumulator)
-// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// Taken from sm90_h200.cuh: in alternating runs on an H100 (cascade-rivals, bench/results/tables-2026-11-24)
+// it matched or beat the H100-tuned entry.
 template <>
 struct table<sm90_h100, 8, op_kind::sum> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<185363, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 8, tree::shuffle, finish::flagged>>>;
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
+                      range<5792, policy<512, 8, tree::shuffle, finish::last_block>>,
+                      range<92681, policy<256, 8, tree::shuffle, finish::cluster>>,
+                      range<2965820, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 8, tree::shuffle, finish::last_block>>>;
 };
 // [/entry]
 
 // [entry 8 min_max] tuned with double-minimum (double items, double accumulator)
-// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// Taken from sm90_h200.cuh: in alternating runs on an H100 (cascade-rivals, bench/results/tables-2026-11-24)
+// it matched or beat the H100-tuned entry.
 template <>
 struct table<sm90_h100, 8, op_kind::min_max> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
                       range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
-                      range<185363, policy<512, 8, tree::shuffle, finish::flagged>>,
-                      range<370727, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<1482910, policy<512, 8, tree::shuffle, finish::flagged>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
 };

@@ -2,7 +2,9 @@
 // GB/s of memory bandwidth (an H200: 4.8 TB/s), written by cascade-tune (src/tune.cu). Each entry says
 // which GPU and results file it came from; keys with no entry of their own use the fallback below. The
 // entries were measured by `cascade-tune --all --step 1` on an H200 and chosen (at most 3 policies
-// each, within 3%) by `cascade-tune --all --from bench/results/rivals-2026-11-24/tune-h200.json`.
+// each, within 3%) by `cascade-tune --all --from bench/results/rivals-2026-11-24/tune-h200.json`, and
+// measured against the table they replaced in alternating runs (bench/results/tables-2026-11-24); the
+// arg entries are written by hand (they say why).
 #pragma once
 
 #include "../finish/cluster.cuh"
@@ -29,6 +31,10 @@ struct table<sm90_h200, ItemBytes, Kind> {
       ranges<range<-1, policy<256, 16, tree::by_commutativity<tree::sequential, tree::shuffle>, finish::last_block>>>;
 };
 
+// argmin's, argmax's and minmax's ops: the min_max entry, where there is no arg entry.
+template <int ItemBytes>
+struct table<sm90_h200, ItemBytes, op_kind::arg> : table<sm90_h200, ItemBytes, op_kind::min_max> {};
+
 // [entry 1 sum] tuned with int8-plus (int8 items, int32 accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
 template <>
@@ -50,6 +56,21 @@ struct table<sm90_h200, 1, op_kind::min_max> {
                       range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
                       range<370727, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 1 arg] written by hand, not tuned (cascade-tune has no arg configurations): the 1 min_max entry,
+// with twice the items a thread above 2^21: argmin of int8 and half items read 91-99% of the ceiling
+// at 2^28-2^30 with <512, 64> against 88-95% with the min_max entry's policy, on an H200 and an H100
+// (cascade-rivals --arg-shapes, bench/results/tables-2026-11-24). Rewrite it when the min_max entry changes.
+template <>
+struct table<sm90_h200, 1, op_kind::arg> {
+  using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
+                      range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
+                      range<370727, policy<512, 16, tree::shuffle, finish::cluster>>,
+                      range<2097152, policy<512, 32, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 64, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
@@ -75,6 +96,21 @@ struct table<sm90_h200, 2, op_kind::min_max> {
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 2 arg] written by hand, not tuned (cascade-tune has no arg configurations): the 2 min_max entry,
+// with twice the items a thread above 2^21: argmin of int8 and half items read 91-99% of the ceiling
+// at 2^28-2^30 with <512, 64> against 88-95% with the min_max entry's policy, on an H200 and an H100
+// (cascade-rivals --arg-shapes, bench/results/tables-2026-11-24). Rewrite it when the min_max entry changes.
+template <>
+struct table<sm90_h200, 2, op_kind::arg> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
+                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
+                      range<2097152, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 64, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 

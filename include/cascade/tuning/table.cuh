@@ -9,8 +9,11 @@
 //              the runtime reports, so that GPUs of one architecture whose best policies differ (an
 //              H100 and an H200: the same 132 SMs, 3.35 and 4.8 TB/s) each get their own table;
 //   item size: sizeof the input's value type, as 1, 2, 4 or 8 (larger types use 8);
-//   op kind:   sum for cascade::plus, min_max for cascade::minimum and cascade::maximum, and any other
-//              op (non_commutative ones too) uses the sum ranges.
+//   op kind:   sum for cascade::plus, min_max for cascade::minimum and cascade::maximum, arg for
+//              argmin's, argmax's and minmax's ops (their {index, value} accumulators take more
+//              registers, and 1- and 2-byte items want more of them a thread); any other op
+//              (non_commutative ones too) uses the sum ranges. A table without an arg entry for an
+//              item size uses its min_max entry (each table's partial specialization says so).
 //
 // Every policy in a table preserves operand order (order-preserving finishes, and trees that reorder
 // only through tree::by_commutativity), so one table serves commutative and non-commutative ops.
@@ -25,7 +28,7 @@
 
 namespace cascade::tuning {
 
-enum class op_kind { sum, min_max };
+enum class op_kind { sum, min_max, arg };
 
 // Inputs of at most MaxN items use Policy (MaxN = -1: no bound).
 template <long long MaxN, class Policy>
@@ -72,14 +75,14 @@ struct gpu_list {
 template <class Class, int ItemBytes, op_kind Kind>
 struct table;
 
-// argmin's, argmax's and minmax's ops compare, as minimum does (the table is keyed on the type they
-// read: detail::table_item).
+// argmin's, argmax's and minmax's ops: arg (the table is keyed on the type they read:
+// detail::table_item).
 template <class Op>
 inline constexpr op_kind op_kind_of =
-    cuda::std::is_same_v<Op, minimum> || cuda::std::is_same_v<Op, maximum> || cuda::std::is_same_v<Op, arg_min> ||
-            cuda::std::is_same_v<Op, arg_max> || cuda::std::is_same_v<Op, arg_min_max>
-        ? op_kind::min_max
-        : op_kind::sum;
+    cuda::std::is_same_v<Op, arg_min> || cuda::std::is_same_v<Op, arg_max> || cuda::std::is_same_v<Op, arg_min_max>
+        ? op_kind::arg
+    : cuda::std::is_same_v<Op, minimum> || cuda::std::is_same_v<Op, maximum> ? op_kind::min_max
+                                                                              : op_kind::sum;
 
 template <class V>
 inline constexpr int item_bytes_of = sizeof(V) <= 1 ? 1 : sizeof(V) <= 2 ? 2 : sizeof(V) <= 4 ? 4 : 8;
