@@ -3,7 +3,8 @@
 GPU class's table (tuned_policy<Class>, mode "deterministic (one table)") and default_policy beside
 CUB, in the same alternating runs. For each configuration (item type and op) and table, the ratio
 CUB run_to_run (two-phase) time / the table's time, hot and cold, at every size; then where each table
-is more than 3% slower than the fastest table there, and which table default_policy ran.
+is more than 3% slower than the fastest table there; then, per table entry (item size, op kind), each
+table's geometric mean of time / the fastest table's, default_policy's beside.
 
     python3 scripts/table_compare.py rivals-h200-...-cccl3.5.0.json [--from-log2 10] [--sizes]
 
@@ -11,6 +12,7 @@ Ratios are the medians of per-round ratios that cascade-rivals records; differen
 within the runs' noise at the small sizes (a few microseconds).
 """
 import json
+import math
 import sys
 from collections import defaultdict
 
@@ -69,6 +71,22 @@ def main(argv):
     print("\nmore than 3% slower than the fastest table (sizes x hot/cold):")
     for t in tables:
         print(f"  {t:15s} {slow[t][0]:3d} of {slow[t][1]}; worst +{100 * worst[t][0]:.1f}% ({worst[t][1]})")
+    # Per table entry (item size, op kind; int32 shares float's entries, int64 double's): the geometric
+    # mean over sizes and hot/cold of time / the fastest table's time, and the largest such ratio.
+    bytes_of = {'int8': 1, 'half': 2, 'float': 4, 'int32': 4, 'double': 8, 'int64': 8}
+    per_entry = defaultdict(lambda: defaultdict(list))
+    for (config, n), g in groups.items():
+        item, op = config.split('-')
+        key = (bytes_of[item], 'sum' if op == 'plus' else 'min_max')
+        for m in ('hot', 'cold'):
+            best = min(g[t][m + '_us'] for t in tables if t in g)
+            for t in g:
+                per_entry[key][t].append(g[t][m + '_us'] / best)
+    print("\nper table entry: geometric mean of time / the fastest table's (largest), over sizes, hot and cold:")
+    for key in sorted(per_entry):
+        cells = [f"{t} {math.exp(sum(map(math.log, v)) / len(v)):.3f} ({max(v):.2f})"
+                 for t, v in sorted(per_entry[key].items())]
+        print(f"  {key[0]} byte {key[1]:7s}  " + '  '.join(cells))
 
 
 if __name__ == '__main__':

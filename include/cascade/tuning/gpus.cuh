@@ -6,8 +6,9 @@
 //   sm90_h200: compute capability 9.0, at least 4400 GB/s (measured on an H200, 4.8 TB/s)
 //
 // The two sm_90 GPUs have the same 132 SMs; with 43% more bandwidth and a larger L2 (60 against 50
-// MiB) the H200's best policies change at other sizes, and the H200's table loses up to 21% on the
-// H100 (docs/rivals.md).
+// MiB) the H200's best policies change at other sizes: the tuner saw the H200's table lose up to 21%
+// on the H100 at single sizes; in alternating runs the two are within 1-2% there over the sweep, and
+// sm90_h100 keeps the entries that won (docs/rivals.md, "One table or one per GPU").
 #pragma once
 
 #include "sm90_h100.cuh"

@@ -19,6 +19,7 @@
 #include "../tree/sequential.cuh"
 #include "../tree/shuffle.cuh"
 #include "../tree/unrolled.cuh"
+#include "sm90_h200.cuh"
 #include "table.cuh"
 
 namespace cascade::tuning {
@@ -48,33 +49,15 @@ struct table<sm90_h100, 1, op_kind::sum> {
 };
 // [/entry]
 
-// [entry 1 min_max] tuned with int8-minimum (int8 items, int32 accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
-// Taken from sm90_h200.cuh: in alternating runs on an H100 (cascade-rivals, bench/results/tables-2026-11-24)
-// it matched or beat the H100-tuned entry.
+// [entry 1 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals,
+// bench/results/tables-2026-11-24) it matched or beat the H100-tuned entry.
 template <>
-struct table<sm90_h100, 1, op_kind::min_max> {
-  using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
-                      range<370727, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
-};
+struct table<sm90_h100, 1, op_kind::min_max> : table<sm90_h200, 1, op_kind::min_max> {};
 // [/entry]
 
-// [entry 1 arg] written by hand, not tuned (cascade-tune has no arg configurations): the 1 min_max entry,
-// with twice the items a thread above 2^21: argmin of int8 and half items read 91-99% of the ceiling
-// at 2^28-2^30 with <512, 64> against 88-95% with the min_max entry's policy, on an H200 and an H100
-// (cascade-rivals --arg-shapes, bench/results/tables-2026-11-24). Rewrite it when the min_max entry changes.
+// [entry 1 arg] sm90_h200's, as the 1 min_max entry is (written by hand there, not tuned).
 template <>
-struct table<sm90_h100, 1, op_kind::arg> {
-  using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
-                      range<370727, policy<512, 16, tree::shuffle, finish::cluster>>,
-                      range<2097152, policy<512, 32, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 64, tree::shuffle, finish::flagged>>>;
-};
+struct table<sm90_h100, 1, op_kind::arg> : table<sm90_h200, 1, op_kind::arg> {};
 // [/entry]
 
 // [entry 2 sum] tuned with half-plus (half items, float accumulator)
@@ -89,33 +72,15 @@ struct table<sm90_h100, 2, op_kind::sum> {
 };
 // [/entry]
 
-// [entry 2 min_max] tuned with half-minimum (half items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
-// Taken from sm90_h200.cuh: in alternating runs on an H100 (cascade-rivals, bench/results/tables-2026-11-24)
-// it matched or beat the H100-tuned entry.
+// [entry 2 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals,
+// bench/results/tables-2026-11-24) it matched or beat the H100-tuned entry.
 template <>
-struct table<sm90_h100, 2, op_kind::min_max> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
-};
+struct table<sm90_h100, 2, op_kind::min_max> : table<sm90_h200, 2, op_kind::min_max> {};
 // [/entry]
 
-// [entry 2 arg] written by hand, not tuned (cascade-tune has no arg configurations): the 2 min_max entry,
-// with twice the items a thread above 2^21: argmin of int8 and half items read 91-99% of the ceiling
-// at 2^28-2^30 with <512, 64> against 88-95% with the min_max entry's policy, on an H200 and an H100
-// (cascade-rivals --arg-shapes, bench/results/tables-2026-11-24). Rewrite it when the min_max entry changes.
+// [entry 2 arg] sm90_h200's, as the 2 min_max entry is (written by hand there, not tuned).
 template <>
-struct table<sm90_h100, 2, op_kind::arg> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<2097152, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 64, tree::shuffle, finish::flagged>>>;
-};
+struct table<sm90_h100, 2, op_kind::arg> : table<sm90_h200, 2, op_kind::arg> {};
 // [/entry]
 
 // [entry 4 sum] tuned with float-plus (float items, float accumulator)
@@ -130,48 +95,22 @@ struct table<sm90_h100, 4, op_kind::sum> {
 };
 // [/entry]
 
-// [entry 4 min_max] tuned with float-minimum (float items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
-// Taken from sm90_h200.cuh: in alternating runs on an H100 (cascade-rivals, bench/results/tables-2026-11-24)
-// it matched or beat the H100-tuned entry.
+// [entry 4 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals,
+// bench/results/tables-2026-11-24) it matched or beat the H100-tuned entry.
 template <>
-struct table<sm90_h100, 4, op_kind::min_max> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<1482910, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
-};
+struct table<sm90_h100, 4, op_kind::min_max> : table<sm90_h200, 4, op_kind::min_max> {};
 // [/entry]
 
-// [entry 8 sum] tuned with double-plus (double items, double accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
-// Taken from sm90_h200.cuh: in alternating runs on an H100 (cascade-rivals, bench/results/tables-2026-11-24)
-// it matched or beat the H100-tuned entry.
+// [entry 8 sum] sm90_h200's: in alternating runs on an H100 (cascade-rivals,
+// bench/results/tables-2026-11-24) it matched or beat the H100-tuned entry.
 template <>
-struct table<sm90_h100, 8, op_kind::sum> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
-                      range<5792, policy<512, 8, tree::shuffle, finish::last_block>>,
-                      range<92681, policy<256, 8, tree::shuffle, finish::cluster>>,
-                      range<2965820, policy<512, 8, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 8, tree::shuffle, finish::last_block>>>;
-};
+struct table<sm90_h100, 8, op_kind::sum> : table<sm90_h200, 8, op_kind::sum> {};
 // [/entry]
 
-// [entry 8 min_max] tuned with double-minimum (double items, double accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
-// Taken from sm90_h200.cuh: in alternating runs on an H100 (cascade-rivals, bench/results/tables-2026-11-24)
-// it matched or beat the H100-tuned entry.
+// [entry 8 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals,
+// bench/results/tables-2026-11-24) it matched or beat the H100-tuned entry.
 template <>
-struct table<sm90_h100, 8, op_kind::min_max> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
-                      range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
-                      range<1482910, policy<512, 8, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
-};
+struct table<sm90_h100, 8, op_kind::min_max> : table<sm90_h200, 8, op_kind::min_max> {};
 // [/entry]
 
 }  // namespace cascade::tuning
