@@ -14,6 +14,9 @@ reported apart, so that neither hides the other, and the whole bar is counted on
   - float plus at 2^30 reaches >= 97% of the measured read bandwidth (the streaming-read ceiling);
   - cascade::reduce (to the host) at least 2x faster than thrust::reduce at 2^10..2^22.
 Prints every check that fails and a one-line verdict; exits 1 when any fails.
+
+Given cascade-rivals files instead (rows with a "family"), it checks their bar with
+scripts/rivals_bar.py: python3 scripts/bar.py rivals-h200-...-cccl3.5.0.json [more.json].
 """
 import json
 import sys
@@ -90,7 +93,19 @@ def main(path):
     return 1 if failures else 0
 
 
+def is_rivals_file(path):
+    with open(path) as f:
+        rows = json.load(f).get("rows", [])
+    return any(isinstance(r, dict) and "family" in r for r in rows)
+
+
 if __name__ == "__main__":
+    # cascade-rivals files (issue 18's bar: the newest CUB, the floor, every algorithm) go to
+    # rivals_bar.py, which takes one or more of them.
+    if len(sys.argv) >= 2 and is_rivals_file(sys.argv[1]):
+        sys.path.insert(0, __import__("os").path.dirname(__file__))
+        import rivals_bar
+        sys.exit(rivals_bar.main(sys.argv[1:]))
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     sys.exit(main(sys.argv[1]))
