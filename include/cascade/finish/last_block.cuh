@@ -41,12 +41,13 @@ namespace cascade::detail {
 // thread, since a warp's serial loads would cost more than the block's barriers.
 inline constexpr unsigned warp_fold_max_partials = 128;
 
-// The fold of count partials in block order, by one warp: a round of L2 loads and a shuffle tree,
-// no block barrier. Every lane of the warp calls it; the result is valid in lane 0.
 // Loads of partials a lane has in flight: 4 of up to 8 bytes, fewer of larger ones (the register
 // count is the kernel's largest path's, and bounds the blocks resident on the fast path).
 template <class T>
 inline constexpr int partial_unroll = sizeof(T) <= 8 ? 4 : sizeof(T) <= 16 ? 2 : 1;
+
+// The fold of count partials in block order, by one warp: a round of L2 loads and a shuffle tree,
+// no block barrier. Every lane of the warp calls it; the result is valid in lane 0.
 
 template <class T, class Op>
 __device__ T warp_fold_partials(T const* partials, unsigned count, Op op) {
