@@ -67,13 +67,6 @@ __device__ void fold_batched(T& acc, bool fresh, It const& first, At at, Op op) 
   }
 }
 
-// acc op this thread's CoarseFactor items of the tile at `base` (striped: t, t + BlockSize, ...), scalar.
-template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
-__device__ void fold_tile_scalar(T& acc, bool fresh, It const& first, Offset base, Op op) {
-  Offset const mine = base + Offset(threadIdx.x);
-  fold_batched<CoarseFactor>(acc, fresh, first, [mine](int k) { return mine + Offset(k) * BlockSize; }, op);
-}
-
 // Loads the Count vectors of a thread's batch, all before the first use (so that all are in flight),
 // vector k at item i + k * step.
 template <int Count, class It, class Offset>
@@ -107,7 +100,8 @@ __device__ void fold_vector(T& acc, bool fresh, It const& first, typename vector
 // 4096 items on an H200). They take and return the accumulator by value, keeping it in registers.
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
 __device__ __noinline__ T fold_full_tile_scalar(T acc, bool fresh, It first, Offset base, Op op) {
-  fold_tile_scalar<BlockSize, CoarseFactor>(acc, fresh, first, base, op);
+  Offset const mine = base + Offset(threadIdx.x);
+  fold_batched<CoarseFactor>(acc, fresh, first, [mine](int k) { return mine + Offset(k) * BlockSize; }, op);
   return acc;
 }
 
@@ -127,7 +121,8 @@ __device__ void fold_full_tile(T& acc, bool fresh, It first, Offset base, Op op,
     }
     acc = fold_full_tile_scalar<BlockSize, CoarseFactor>(acc, fresh, first, base, op);
   } else {
-    fold_tile_scalar<BlockSize, CoarseFactor>(acc, fresh, first, base, op);
+    Offset const mine = base + Offset(threadIdx.x);
+    fold_batched<CoarseFactor>(acc, fresh, first, [mine](int k) { return mine + Offset(k) * BlockSize; }, op);
   }
 }
 
