@@ -93,7 +93,7 @@ finish_entry entry(char const* name) {
 // Every finish of the registry (cascade/finish/all.cuh), then default_policy.
 std::vector<finish_entry> finishes() {
   std::vector<finish_entry> all;
-  cascade::detail::for_each_type(finish::all{}, [&](auto f) {
+  cascade::detail::for_each_type(finish::compiled{}, [&](auto f) {
     using Finish = decltype(f);
     all.push_back(entry<bench_policy<Finish>>(Finish::name + std::string("finish::").size()));
   });

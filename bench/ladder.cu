@@ -96,7 +96,7 @@ void trees_at(timer& t, long long n, std::vector<measurement>& out) {
   device_input<T> in(n);
   T cub_result{};
   reference_rows(t, in, "trees", n <= (1 << 22), out, cub_result);
-  cascade::detail::for_each_type(tree::all{}, [&](auto tree) {
+  cascade::detail::for_each_type(tree::compiled{}, [&](auto tree) {
     tree_row<T, decltype(tree), 1>(t, in, cub_result, out);
     tree_row<T, decltype(tree), 8>(t, in, cub_result, out);
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Compile-fail tests: each test/compile_fail/*.cu that opens with `// expect: <text>` lines must fail
-to compile with every <text> in the compiler's output; a file without such a line must compile.
+to compile with every <text> in the compiler's output; a file without such a line must compile. A
+`// arch: <flag>` line among them compiles the file for that architecture instead of the build's.
 Usage: compile_fail.py <compiler and flags...> -- <include dir> <file>..."""
 import concurrent.futures, os, subprocess, sys, tempfile
 
@@ -9,13 +10,17 @@ compiler, include_dir, files = sys.argv[1:sep], sys.argv[sep + 1], sys.argv[sep 
 passed = failed = 0
 def check(path, tmp):
     """Compiles one file; returns (ok, line to print)."""
-    expects = []
+    expects, arch = [], []
     for line in open(path):
-        if not line.startswith('// expect:'):
+        if line.startswith('// arch:'):
+            arch = line[len('// arch:'):].split()
+        elif line.startswith('// expect:'):
+            expects.append(line[len('// expect:'):].strip())
+        else:
             break
-        expects.append(line[len('// expect:'):].strip())
+    flags = [a for a in compiler if not (arch and a.startswith(('-gencode', '-arch')))] + arch
     obj = os.path.join(tmp, os.path.basename(path) + '.o')
-    cmd = compiler + ['-std=c++20', '-I', include_dir, '-c', path, '-o', obj]
+    cmd = flags + ['-std=c++20', '-I', include_dir, '-c', path, '-o', obj]
     r = subprocess.run(cmd, capture_output=True, text=True)
     out = r.stdout + r.stderr
     name = os.path.basename(path)

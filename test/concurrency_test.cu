@@ -49,8 +49,8 @@ std::tuple<cascade::policy<B, C, tree::shuffle, finish::host>, cascade::policy<B
            cascade::policy<B, C, tree::none, Ps>..., cascade::default_policy>
     every_finish_impl(cascade::detail::type_list<Fs...>, cascade::detail::type_list<Ps...>);
 template <int B, int C>
-using every_finish = decltype(every_finish_impl<B, C>(cascade::detail::filter_t<finish::all, not_host>{},
-                                                      cascade::detail::filter_t<finish::all, takes_per_thread>{}));
+using every_finish = decltype(every_finish_impl<B, C>(cascade::detail::filter_t<finish::compiled, not_host>{},
+                                                      cascade::detail::filter_t<finish::compiled, takes_per_thread>{}));
 
 // Captures f() on `stream` (global mode, as a user would) into a graph; the capture is ended whatever
 // f throws, and the failure comes back as text.

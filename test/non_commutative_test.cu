@@ -50,7 +50,7 @@ template <class F>
 void for_each_ordered_policy(F f) {
   if constexpr (finish::preserves_order) {
     namespace t = cascade::tree;
-    cascade::detail::for_each_type(cascade::detail::filter_t<trees, keeps_order>{},
+    cascade::detail::for_each_type(cascade::detail::filter_t<compiled_trees, keeps_order>{},
                                    [&](auto tree) { for_shapes<decltype(tree)>(f); });
     f(cascade::policy<256, 16, t::by_commutativity<t::sequential, t::shuffle>, finish>{});  // default_policy's shape
   }

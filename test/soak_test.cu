@@ -214,11 +214,11 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
           case 0: work(cascade::default_policy{}, inputs, a, b, out, graphs[t], until, tallies[t]); break;
           case 1: work(cascade::policy<256, 16, tree::sequential, finish::last_block>{}, inputs, a, b, out, graphs[t], until, tallies[t]); break;
           case 2: work(cascade::policy<512, 4, tree::shuffle, finish::flagged>{}, inputs, a, b, out, graphs[t], until, tallies[t]); break;
-          case 3: work(cascade::policy<128, 8, tree::redux, finish::two_pass>{}, inputs, a, b, out, graphs[t], until, tallies[t]); break;
+          case 3: work(cascade::policy<128, 8, cascade::compiled_or_t<tree::redux, tree::shuffle>, finish::two_pass>{}, inputs, a, b, out, graphs[t], until, tallies[t]); break;
           case 4: work(cascade::policy<256, 2, tree::interleaved, finish::recursive>{}, inputs, a, b, out, graphs[t], until, tallies[t]); break;
           case 5: work(cascade::policy<1024, 4, tree::cub_block, finish::atomic>{}, inputs, a, b, out, graphs[t], until, tallies[t]); break;
           case 6: work(cascade::policy<64, 8, tree::unrolled, finish::host>{}, inputs, a, b, out, graphs[t], until, tallies[t]); break;
-          default: work(cascade::policy<256, 8, tree::shuffle, finish::cluster>{}, inputs, a, b, out, graphs[t], until, tallies[t]); break;
+          default: work(cascade::policy<256, 8, tree::shuffle, cascade::compiled_or_t<finish::cluster, finish::last_block>>{}, inputs, a, b, out, graphs[t], until, tallies[t]); break;
         }
       });
     }

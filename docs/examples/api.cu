@@ -110,7 +110,8 @@ void run() {
     // [trees]
     namespace tree = cascade::tree;
     using interleaved = cascade::policy<256, 4, tree::interleaved, cascade::finish::recursive>;
-    using redux = cascade::policy<256, 4, tree::redux, cascade::finish::recursive>;  // __reduce_add_sync
+    using redux =  // __reduce_add_sync, sm_80 (tree::shuffle in a program built for older GPUs only)
+        cascade::policy<256, 4, cascade::compiled_or_t<tree::redux, tree::shuffle>, cascade::finish::recursive>;
     using cub_tree = cascade::policy<256, 4, tree::cub_block, cascade::finish::recursive>;
     int a = cascade::reduce(interleaved{}, ints, ints + n, 0);
     int b = cascade::reduce(redux{}, ints, ints + n, 0);
@@ -132,7 +133,8 @@ void run() {
     using atomic = cascade::policy<256, 8, cascade::tree::shuffle, finish::atomic>;           // atomicAdd
     using single_pass = cascade::policy<256, 8, cascade::tree::shuffle, finish::last_block>;  // one launch
     using on_host = cascade::policy<256, 8, cascade::tree::shuffle, finish::host>;            // CPU folds
-    using cluster = cascade::policy<512, 8, cascade::tree::shuffle, finish::cluster>;  // DSMEM, sm_90
+    using cluster =  // DSMEM, sm_90 (finish::last_block in a program built for older GPUs only)
+        cascade::policy<512, 8, cascade::tree::shuffle, cascade::compiled_or_t<finish::cluster, finish::last_block>>;
     using flagged = cascade::policy<512, 8, cascade::tree::shuffle, finish::flagged>;  // one launch, no fence
     int a = cascade::reduce(atomic{}, ints, ints + n, 0);
     int b = cascade::reduce(single_pass{}, ints, ints + n, 0);

@@ -9,6 +9,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cuda/std/type_traits>
+
+#include "detail/arch.cuh"
 #include "finish/tag.cuh"
 #include "tree/tag.cuh"
 
@@ -51,5 +54,13 @@ template <class P>
 inline constexpr bool is_policy_v = false;
 template <int B, int C, class Tree, class Finish>
 inline constexpr bool is_policy_v<policy<B, C, Tree, Finish>> = true;
+
+// Strategy where it has its own code in some target this file is compiled for (every strategy but
+// finish::cluster, 9.0, and tree::redux, 8.0, has it everywhere), Fallback otherwise: for a policy of
+// a program built for several architectures, or for older ones, e.g.
+//   cascade::policy<512, 8, cascade::tree::shuffle, cascade::compiled_or_t<cascade::finish::cluster, cascade::finish::last_block>>
+// (a policy naming a strategy no target has does not compile).
+template <class Strategy, class Fallback>
+using compiled_or_t = cuda::std::conditional_t<detail::is_compiled_v<Strategy>, Strategy, Fallback>;
 
 }  // namespace cascade

@@ -25,6 +25,11 @@ using finishes = cascade::detail::concat_t<cascade::finish::all, cascade::detail
     // registry:end
     >>;
 
+// The ones with their own code in some target of this program (a build for sm_80 only has no
+// finish::cluster): what the tests iterate; the per-strategy programs index the whole lists.
+using compiled_trees = cascade::detail::filter_t<trees, cascade::detail::is_compiled>;
+using compiled_finishes = cascade::detail::filter_t<finishes, cascade::detail::is_compiled>;
+
 // Whether Tree can feed Finish: per-thread trees (tree::none) only feed finishes that accept them.
 template <class Tree, class Finish>
 inline constexpr bool pairs_v = !Tree::per_thread_results || Finish::accepts_per_thread_results;
@@ -37,7 +42,7 @@ struct pairs_with {
 
 // The trees a finish can take, in registry order.
 template <class Finish>
-using trees_for = cascade::detail::filter_t<trees, pairs_with<Finish>::template tree>;
+using trees_for = cascade::detail::filter_t<compiled_trees, pairs_with<Finish>::template tree>;
 
 template <class Tree>
 struct keeps_order : std::bool_constant<Tree::preserves_order> {};

@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
+#include <atomic>
 #include <mutex>
 
 #include "../error.cuh"
@@ -84,6 +85,26 @@ inline device_info const& current_device() {
     slot.info = info;
   });
   return slot.info;
+}
+
+// Kernels whose own path needs an architecture (finish::cluster: 9.0) are launched only where that
+// path was compiled in, never by the device's compute capability alone: an sm_80 image running on
+// an H100 has no cluster code. The architecture (x 10) whose code Kernel runs as on the current device: the virtual architecture
+// its image was compiled from, which is __CUDA_ARCH__ as that code saw it (SASS for 8.0 on a 9.0
+// device: 80; PTX for 9.0 compiled by the driver for 10.0: 90). Read once per kernel and device.
+template <auto Kernel>
+int kernel_arch() {
+  static std::array<std::atomic<int>, max_devices> cache{};
+  device_info const& device = current_device();
+  int arch = cache[device.ordinal].load(std::memory_order_relaxed);
+  if (arch == 0) {
+    cudaFuncAttributes attributes{};
+    check_cuda(cudaFuncGetAttributes(&attributes, Kernel), "cudaFuncGetAttributes");
+    arch = attributes.ptxVersion > 0 && attributes.ptxVersion < attributes.binaryVersion ? attributes.ptxVersion
+                                                                                           : attributes.binaryVersion;
+    cache[device.ordinal].store(arch, std::memory_order_relaxed);
+  }
+  return arch;
 }
 
 }  // namespace cascade::detail

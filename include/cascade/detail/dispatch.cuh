@@ -17,6 +17,7 @@
 #include "../finish/tag.cuh"
 #include "../policy.cuh"
 #include "../tree/tag.cuh"
+#include "arch.cuh"
 #include "device.cuh"
 #include "kernels.cuh"
 #include "memory_check.cuh"
@@ -73,6 +74,16 @@ template <class Policy>
 struct policy_dispatch {
   template <class It, class OutIt, class T, class Op>
   static void run(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
+    // A strategy named by hand must have its own code in some target of this file (a tuning table's
+    // may fall back: default_policy specializes this template).
+    static_assert(is_compiled_v<typename Policy::tree_type>,
+                  "cascade: the policy's tree needs a newer architecture than every target this file is "
+                  "compiled for (tree::redux: 8.0): add one (nvcc -arch=sm_80 or later, or -gencode, or "
+                  "CMake's CUDA_ARCHITECTURES), or name tree::shuffle, which runs everywhere");
+    static_assert(is_compiled_v<typename Policy::finish_type>,
+                  "cascade: the policy's finish needs a newer architecture than every target this file is "
+                  "compiled for (finish::cluster: 9.0): add one (nvcc -arch=sm_90 or later, or -gencode, or "
+                  "CMake's CUDA_ARCHITECTURES), or name finish::last_block, which runs everywhere");
     dispatch_policy(policy, first, n, d_out, init, op);
   }
   template <class It, class T, class Op>

@@ -3,6 +3,7 @@
 // names (the lines between the registry markers), so adding a finish is its header plus one line here.
 #pragma once
 
+#include "../detail/arch.cuh"
 #include "../detail/type_list.cuh"
 #include "atomic.cuh"
 #include "cluster.cuh"
@@ -28,6 +29,10 @@ using all = detail::type_list<
     cluster
     // registry:end
     >;
+
+// The ones with their own code in some target of this translation unit (detail/arch.cuh): what
+// programs compiled for older architectures only iterate (naming the others does not compile there).
+using compiled = detail::filter_t<all, detail::is_compiled>;
 
 }  // namespace cascade::finish
 

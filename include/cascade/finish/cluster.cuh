@@ -9,8 +9,10 @@
 // round trip after the tiles: the fastest finish where latency rules. Its bandwidth is that of the
 // cluster's SMs (up to 16 of the device's), so it suits inputs up to about 2^20 items; larger ones
 // are right but slow. The cluster holds up to 16 blocks where the device allows (non-portable
-// cluster size) and 8 otherwise. Deterministic. On devices older than 9.0 it runs as
-// finish::last_block, so a policy (or a tuning table) naming it works everywhere.
+// cluster size) and 8 otherwise. Deterministic. Where the running code has no cluster path (a device
+// older than 9.0, or a program's image for an older architecture) it runs as finish::last_block, so
+// a tuning table naming it works everywhere; a policy that names it by hand in a file compiled for
+// no 9.0 target does not compile (detail/dispatch.cuh).
 #pragma once
 
 #include <cooperative_groups.h>
@@ -61,7 +63,7 @@ __global__ void __launch_bounds__(BlockSize) cluster_kernel(It first, Offset n, 
   T const total = shuffle_warp_reduce{}(mine, lane, static_cast<int>(blocks), op);
   if (lane == 0) store_value(d_out, static_cast<T>(op(init, total)));
 #else
-  __trap();  // the host side refuses devices before 9.0
+  __trap();  // never launched: the host side takes finish::last_block where this code runs
 #endif
 }
 
@@ -106,12 +108,14 @@ struct finish_dispatch<finish::cluster> {
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    if (current_device().cc_major < 9) {
+    constexpr auto kernel = &cluster_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T, It,
+                                            Offset, Op, OutIt>;
+    // The code that runs decides, not the device alone: a program compiled for 8.0 only runs its
+    // 8.0 image (a trap in place of the cluster code) on a 9.0 device.
+    if (current_device().cc_major < 9 || kernel_arch<kernel>() < finish::cluster::native_arch) {
       finish_dispatch<finish::last_block>::run<Policy>(first, n, d_out, init, op, stream);
       return;
     }
-    constexpr auto kernel = &cluster_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T, It,
-                                            Offset, Op, OutIt>;
     auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
     unsigned const most = cluster_blocks<kernel, Policy::block_size>();
     unsigned const blocks = static_cast<unsigned>(tiles < most ? tiles : most);  // every block gets a tile
