@@ -30,18 +30,7 @@
 
 namespace cascade {
 
-struct default_policy {
-  // A copy whose work is ordered on `s`.
-  constexpr default_policy on(cudaStream_t s) const {
-    default_policy p = *this;
-    p.stream_ = s;
-    return p;
-  }
-  constexpr cudaStream_t stream() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;  // the legacy default stream
-};
+struct default_policy : detail::on_stream<default_policy> {};
 
 template <>
 inline constexpr bool is_policy_v<default_policy> = true;

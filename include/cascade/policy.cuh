@@ -19,10 +19,25 @@ namespace cascade {
 
 namespace detail {
 constexpr bool is_power_of_two(long long x) { return x > 0 && (x & (x - 1)) == 0; }
+
+// What every policy carries (policy, default_policy, tuned_policy): the stream its work is ordered
+// on, and `on(s)`, a copy of the policy on another stream.
+template <class Policy>
+struct on_stream {
+  constexpr Policy on(cudaStream_t s) const {
+    Policy p = static_cast<Policy const&>(*this);
+    static_cast<on_stream&>(p).stream_ = s;
+    return p;
+  }
+  constexpr cudaStream_t stream() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;  // the legacy default stream
+};
 }  // namespace detail
 
 template <int BlockSize, int CoarseFactor, class Tree, class Finish>
-struct policy {
+struct policy : detail::on_stream<policy<BlockSize, CoarseFactor, Tree, Finish>> {
   static_assert(detail::is_power_of_two(BlockSize) && BlockSize >= 32 && BlockSize <= 1024,
                 "cascade::policy: BlockSize must be a power of two in [32, 1024], e.g. 256");
   static_assert(CoarseFactor >= 1,
@@ -37,17 +52,6 @@ struct policy {
   static constexpr long long tile_size = static_cast<long long>(BlockSize) * CoarseFactor;  // items per block pass
   using tree_type = Tree;
   using finish_type = Finish;
-
-  // A copy of this policy whose work is ordered on `s`.
-  constexpr policy on(cudaStream_t s) const {
-    policy p = *this;
-    p.stream_ = s;
-    return p;
-  }
-  constexpr cudaStream_t stream() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;  // the legacy default stream
 };
 
 template <class P>

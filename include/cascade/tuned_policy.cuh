@@ -26,21 +26,11 @@
 namespace cascade {
 
 template <class Class>
-struct tuned_policy {
+struct tuned_policy : detail::on_stream<tuned_policy<Class>> {
   static_assert(requires { Class::arch; Class::min_gbs; },
                 "cascade::tuned_policy<Class>: Class is a GPU class with a tuning table, e.g. "
                 "cascade::tuning::sm90_h200 (cascade/tuning/gpus.cuh lists them)");
   using gpu_class = Class;
-  // A copy whose work is ordered on `s`.
-  constexpr tuned_policy on(cudaStream_t s) const {
-    tuned_policy p = *this;
-    p.stream_ = s;
-    return p;
-  }
-  constexpr cudaStream_t stream() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;  // the legacy default stream
 };
 
 template <class Class>

@@ -6,7 +6,6 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
-#include <atomic>
 #include <mutex>
 
 #include "../error.cuh"
@@ -87,24 +86,17 @@ inline device_info const& current_device() {
   return slot.info;
 }
 
-// Kernels whose own path needs an architecture (finish::cluster: 9.0) are launched only where that
-// path was compiled in, never by the device's compute capability alone: an sm_80 image running on
-// an H100 has no cluster code. The architecture (x 10) whose code Kernel runs as on the current device: the virtual architecture
-// its image was compiled from, which is __CUDA_ARCH__ as that code saw it (SASS for 8.0 on a 9.0
-// device: 80; PTX for 9.0 compiled by the driver for 10.0: 90). Read once per kernel and device.
-template <auto Kernel>
-int kernel_arch() {
-  static std::array<std::atomic<int>, max_devices> cache{};
-  device_info const& device = current_device();
-  int arch = cache[device.ordinal].load(std::memory_order_relaxed);
-  if (arch == 0) {
-    cudaFuncAttributes attributes{};
-    check_cuda(cudaFuncGetAttributes(&attributes, Kernel), "cudaFuncGetAttributes");
-    arch = attributes.ptxVersion > 0 && attributes.ptxVersion < attributes.binaryVersion ? attributes.ptxVersion
-                                                                                           : attributes.binaryVersion;
-    cache[device.ordinal].store(arch, std::memory_order_relaxed);
-  }
-  return arch;
+// The architecture (x 10) whose code `kernel` runs as on the current device: the virtual
+// architecture its image was compiled from, which is __CUDA_ARCH__ as that code saw it (SASS for 8.0
+// on a 9.0 device: 80; PTX for 9.0 compiled by the driver for 10.0: 90). A strategy whose own path
+// needs an architecture (finish::cluster: 9.0) asks this once per device, never the device's
+// compute capability alone: an sm_80 image running on an H100 has no cluster code.
+template <class Kernel>
+int kernel_arch(Kernel* kernel) {
+  cudaFuncAttributes attributes{};
+  check_cuda(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes");
+  return attributes.ptxVersion > 0 && attributes.ptxVersion < attributes.binaryVersion ? attributes.ptxVersion
+                                                                                      : attributes.binaryVersion;
 }
 
 }  // namespace cascade::detail

@@ -85,13 +85,17 @@ struct finish_dispatch<finish::cluster> {
     return config;
   }
 
-  // The largest cluster (up to 16 blocks) of `Kernel` the current device can run, found once per device.
+  // The largest cluster (up to 16 blocks) of `Kernel` the current device can run, found once per
+  // device; 0 where the code that runs has no cluster path: a device before 9.0, or a program whose
+  // image for this device was compiled for an older architecture (an 8.0 image on a 9.0 device has a
+  // trap in its place), so the code decides, not the device alone.
   template <auto Kernel, int BlockSize>
-  static unsigned cluster_blocks() {
-    static std::array<std::atomic<unsigned>, 64> cache{};
-    device_info const& device = current_device();
-    unsigned blocks = cache[device.ordinal].load(std::memory_order_relaxed);
-    if (blocks == 0) {
+  static unsigned cluster_blocks(device_info const& device) {
+    static std::array<std::atomic<unsigned>, max_devices> cache{};  // blocks + 1; 0: not found yet
+    unsigned const cached = cache[device.ordinal].load(std::memory_order_relaxed);
+    if (cached != 0) return cached - 1;
+    unsigned blocks = 0;
+    if (device.cc_major * 10 >= finish::cluster::native_arch && kernel_arch(Kernel) >= finish::cluster::native_arch) {
       blocks = 8;  // portable: every 9.0 device runs clusters of 8
       if (cudaFuncSetAttribute(Kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess) {
         cudaLaunchAttribute attribute;
@@ -101,8 +105,8 @@ struct finish_dispatch<finish::cluster> {
           blocks = static_cast<unsigned>(size < max_cluster_blocks ? size : max_cluster_blocks);
       }
       (void)cudaGetLastError();  // a refused attribute is not the caller's error
-      cache[device.ordinal].store(blocks, std::memory_order_relaxed);
     }
+    cache[device.ordinal].store(blocks + 1, std::memory_order_relaxed);
     return blocks;
   }
 
@@ -110,14 +114,12 @@ struct finish_dispatch<finish::cluster> {
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
     constexpr auto kernel = &cluster_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T, It,
                                             Offset, Op, OutIt>;
-    // The code that runs decides, not the device alone: a program compiled for 8.0 only runs its
-    // 8.0 image (a trap in place of the cluster code) on a 9.0 device.
-    if (current_device().cc_major < 9 || kernel_arch<kernel>() < finish::cluster::native_arch) {
+    unsigned const most = cluster_blocks<kernel, Policy::block_size>(current_device());
+    if (most == 0) {
       finish_dispatch<finish::last_block>::run<Policy>(first, n, d_out, init, op, stream);
       return;
     }
     auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
-    unsigned const most = cluster_blocks<kernel, Policy::block_size>();
     unsigned const blocks = static_cast<unsigned>(tiles < most ? tiles : most);  // every block gets a tile
 
     cudaLaunchAttribute attribute;
