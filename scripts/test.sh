@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds cascade and runs every test. On a machine without a CUDA GPU the GPU test cases are
-# reported as skipped. Installs meson, ninja, doctest and nlohmann-json when they are missing (apt, or
-# pip for meson); when not root it prints the exact command to run instead and stops.
+# reported as skipped. Installs meson, ninja, doctest, nlohmann-json, pkg-config and cmake when they are
+# missing (apt, or pip for meson); when not root it prints the exact command to run instead and stops.
 # Last line: "N passed, N failed, N skipped" (test cases, counted over all test programs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +26,7 @@ have_doctest || missing_apt+=(doctest-dev)
 have_json || missing_apt+=(nlohmann-json3-dev)
 command -v python3 >/dev/null 2>&1 || missing_apt+=(python3 python3-pip)
 command -v pkg-config >/dev/null 2>&1 || missing_apt+=(pkg-config)  # the packaging test's consumer
+command -v cmake >/dev/null 2>&1 || missing_apt+=(cmake)  # the packaging test's CMake consumers (3.22+)
 need_meson=0
 command -v meson >/dev/null 2>&1 || need_meson=1
 
