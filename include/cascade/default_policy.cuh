@@ -56,6 +56,14 @@ struct policy_dispatch<default_policy> {
       run_table(table_entry_t<decltype(gpu), It, T, Op>{}, policy.stream(), first, n, d_out, init, op);
     });
   }
+  template <class It, class OutIt, class T, class Op>
+  static std::size_t scratch_bytes(default_policy const&, cuda::std::int64_t n) {
+    std::size_t bytes = 0;
+    with_device_class(tuning::tuned_gpus{}, [&](auto gpu) {
+      bytes = table_scratch_bytes<It, OutIt, T, Op>(table_entry_t<decltype(gpu), It, T, Op>{}, n);
+    });
+    return bytes;
+  }
   template <class It, class T, class Op>
   static void add_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t n) {
     with_device_class(tuning::tuned_gpus{},

@@ -4,6 +4,8 @@
 // (finishes_test, non_commutative_test, fuzz_test) like cascade's own.
 #pragma once
 
+#include <cstddef>
+
 #include <cascade/detail/kernels.cuh>
 #include <cascade/detail/sinks.cuh>
 #include <cascade/finish/tag.cuh>
@@ -19,6 +21,10 @@ struct toy_one_block_finish : cascade::finish::tag {
 
 template <>
 struct cascade::detail::finish_dispatch<cascade_test::toy_one_block_finish> {
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static std::size_t scratch_bytes(Offset) {
+    return 0;  // no scratch
+  }
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
     launch_reduce_tiles<Policy, T>(first, n, op, store_result<OutIt, T, Op>{d_out, init, op}, 1, stream);

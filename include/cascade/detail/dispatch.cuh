@@ -2,8 +2,10 @@
 // caller: resolves the tree for the op (tree choosers), checks operand order and the tree-finish
 // pairing, checks the pointers and the device, handles the empty range and the input that fits one
 // tile (one block, for every finish), picks the offset type and hands the rest to the policy's
-// finishing strategy. default_policy.cuh, the layer above, specializes policy_dispatch to look its
-// policy up in the tuning tables first; nothing here knows about tuning.
+// finishing strategy. It also sizes a call's temporary storage along the same path (scratch_bytes),
+// for the overloads that take the caller's (CUB's two-phase shape). default_policy.cuh, the layer
+// above, specializes policy_dispatch to look its policy up in the tuning tables first; nothing here
+// knows about tuning.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,6 +14,9 @@
 #include <cuda/std/type_traits>
 
 #include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../finish/tag.cuh"
@@ -21,14 +26,37 @@
 #include "device.cuh"
 #include "kernels.cuh"
 #include "memory_check.cuh"
+#include "scratch_source.cuh"
 #include "sinks.cuh"
 
 namespace cascade::detail {
 
+// Policy with its tree resolved for Op (tree::by_commutativity picks one).
+template <class Policy, class Op>
+using resolved_policy_t = cascade::policy<Policy::block_size, Policy::coarse_factor,
+                                          resolve_tree_t<typename Policy::tree_type, Op>, typename Policy::finish_type>;
+
+// Whether n items (n >= 1) take the one-tile path: a single block folds them and writes
+// op(init, result); one launch, no scratch, whatever the finish. Not for per-thread trees.
+template <class Resolved>
+constexpr bool takes_one_tile(cuda::std::int64_t n) {
+  return !Resolved::tree_type::per_thread_results && n <= Resolved::tile_size;
+}
+
+// f(n) with n as the offset type the finish gets. 32-bit offsets are cheaper in the tile loop; they
+// must hold n plus one grid stride past it. Wide = false: callers whose n never needs 64 bits (a
+// tuning range's bound) compile no 64-bit kernels.
+template <class Policy, bool Wide, class F>
+decltype(auto) with_offset(cuda::std::int64_t n, F&& f) {
+  auto const n64 = static_cast<cuda::std::uint64_t>(n);
+  if constexpr (Wide)
+    if (2 * n64 + static_cast<cuda::std::uint64_t>(Policy::tile_size) >= (cuda::std::uint64_t(1) << 32)) return f(n64);
+  return f(static_cast<cuda::std::uint32_t>(n));
+}
+
 template <class Policy, bool Wide = true, class It, class OutIt, class T, class Op>
 void dispatch_policy(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
-  using resolved = cascade::policy<Policy::block_size, Policy::coarse_factor,
-                                   resolve_tree_t<typename Policy::tree_type, Op>, typename Policy::finish_type>;
+  using resolved = resolved_policy_t<Policy, Op>;
   using tree = typename resolved::tree_type;
   using finish = typename resolved::finish_type;
   static_assert(tree_order_ok<tree, Op> && finish_order_ok<finish, Op> && pairing_ok<tree, finish>);
@@ -41,21 +69,34 @@ void dispatch_policy(Policy const& policy, It first, cuda::std::int64_t n, OutIt
     launch_write_value(d_out, init, stream);
     return;
   }
-  if constexpr (!tree::per_thread_results) {
-    // One tile: a single block folds it and writes op(init, result); one launch, no scratch, whatever
-    // the finish.
-    if (n <= resolved::tile_size) {
+  if constexpr (!tree::per_thread_results) {  // (no one-tile kernel compiled for per-thread trees)
+    if (takes_one_tile<resolved>(n)) {
       launch_reduce_tiles<resolved, T>(first, static_cast<cuda::std::uint32_t>(n), op,
                                        store_result<OutIt, T, Op>{d_out, init, op}, 1, stream);
       return;
     }
   }
-  // 32-bit offsets are cheaper in the tile loop; they must hold n plus one grid stride past it.
-  auto const n64 = static_cast<cuda::std::uint64_t>(n);
-  if (!Wide || 2 * n64 + static_cast<cuda::std::uint64_t>(Policy::tile_size) < (cuda::std::uint64_t(1) << 32))
-    finish_dispatch<finish>::template run<resolved>(first, static_cast<cuda::std::uint32_t>(n), d_out, init, op, stream);
-  else if constexpr (Wide)
-    finish_dispatch<finish>::template run<resolved>(first, n64, d_out, init, op, stream);
+  with_offset<Policy, Wide>(n, [&](auto offset_n) {
+    finish_dispatch<finish>::template run<resolved>(first, offset_n, d_out, init, op, stream);
+  });
+}
+
+// The temporary storage dispatch_policy takes for n items from caller-provided storage (the sum of
+// its scratch_piece_bytes), launching and allocating nothing: the same path, asked for sizes.
+template <class Policy, bool Wide = true, class It, class OutIt, class T, class Op>
+std::size_t dispatch_scratch_bytes(cuda::std::int64_t n) {
+  using resolved = resolved_policy_t<Policy, Op>;
+  using finish = typename resolved::finish_type;
+  static_assert(requires(cuda::std::uint32_t offset_n) {
+                  finish_dispatch<finish>::template scratch_bytes<resolved, It, cuda::std::uint32_t, OutIt, T, Op>(offset_n);
+                },
+                "cascade: the policy's finish has no scratch_bytes(n), which the temporary-storage overloads "
+                "(d_temp_storage, temp_storage_bytes) need to size a call; give its finish_dispatch one "
+                "(finish/tag.cuh), or pass a memory resource instead");
+  if (n == 0 || takes_one_tile<resolved>(n)) return 0;
+  return with_offset<Policy, Wide>(n, [&](auto offset_n) -> std::size_t {
+    return finish_dispatch<finish>::template scratch_bytes<resolved, It, decltype(offset_n), OutIt, T, Op>(offset_n);
+  });
 }
 
 // Sizes at which calls of lo..hi items under Policy take every path dispatch_policy and the finishes
@@ -72,10 +113,9 @@ void add_path_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t l
 // How calls under Policy are dispatched: a policy's own parameters. default_policy.cuh specializes it.
 template <class Policy>
 struct policy_dispatch {
-  template <class It, class OutIt, class T, class Op>
-  static void run(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
-    // A strategy named by hand must have its own code in some target of this file (a tuning table's
-    // may fall back: default_policy specializes this template).
+  // A strategy named by hand must have its own code in some target of this file (a tuning table's
+  // may fall back: default_policy specializes this template).
+  static constexpr void check_compiled() {
     static_assert(is_compiled_v<typename Policy::tree_type>,
                   "cascade: the policy's tree needs a newer architecture than every target this file is "
                   "compiled for (tree::redux: 8.0): add one (nvcc -arch=sm_80 or later, or -gencode, or "
@@ -84,7 +124,16 @@ struct policy_dispatch {
                   "cascade: the policy's finish needs a newer architecture than every target this file is "
                   "compiled for (finish::cluster: 9.0): add one (nvcc -arch=sm_90 or later, or -gencode, or "
                   "CMake's CUDA_ARCHITECTURES), or name finish::last_block, which runs everywhere");
+  }
+  template <class It, class OutIt, class T, class Op>
+  static void run(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
+    check_compiled();
     dispatch_policy(policy, first, n, d_out, init, op);
+  }
+  template <class It, class OutIt, class T, class Op>
+  static std::size_t scratch_bytes(Policy const&, cuda::std::int64_t n) {
+    check_compiled();
+    return dispatch_scratch_bytes<Policy, true, It, OutIt, T, Op>(n);
   }
   template <class It, class T, class Op>
   static void add_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t n) {
@@ -101,6 +150,37 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
                 "cascade: the accumulator type (the type of init) must be trivially copyable and default "
                 "constructible, as it lives in registers and shared memory");
   policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);
+}
+
+// What a call of n items asks of the caller's temporary storage: its pieces, plus room to align the
+// storage's start (any address works, as in CUB); at least 1 byte, as CUB says, so that storage
+// allocated for it is never a null pointer, which would read as another size query.
+template <class Policy, class It, class OutIt, class T, class Op>
+std::size_t temp_storage_bytes_of(Policy const& policy, cuda::std::int64_t n) {
+  std::size_t const pieces = policy_dispatch<Policy>::template scratch_bytes<It, OutIt, T, Op>(policy, n);
+  return pieces == 0 ? 1 : pieces + scratch_alignment - 1;
+}
+
+// dispatch_reduce_into with the caller's temporary storage (CUB's two-phase shape): d_temp_storage ==
+// nullptr sets temp_storage_bytes to what the call needs and does nothing else; otherwise the call runs
+// with every piece of its scratch taken from the storage, or throws std::invalid_argument, having
+// launched nothing, when temp_storage_bytes is less than it needs. `who` names the entry point.
+template <class Policy, class It, class OutIt, class T, class Op>
+void dispatch_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first,
+                          cuda::std::int64_t n, OutIt d_out, T init, Op op, char const* who) {
+  std::size_t const needed = temp_storage_bytes_of<Policy, It, OutIt, T, Op>(policy, n);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = needed;
+    return;
+  }
+  if (temp_storage_bytes < needed)
+    throw std::invalid_argument(std::string(who) + ": temp_storage_bytes is " + std::to_string(temp_storage_bytes) +
+                                ", and this call needs " + std::to_string(needed) +
+                                " (call it with d_temp_storage == nullptr to ask)");
+  scratch_arena arena(d_temp_storage, temp_storage_bytes);
+  scratch_source const source = arena.source();
+  scoped_scratch_source const use(source);
+  dispatch_reduce_into(policy, first, n, d_out, init, op);
 }
 
 // Every size whose call takes a path (kernel) that no other of them takes, among calls of 0..n items.

@@ -14,6 +14,9 @@
 // block is allocated when the call is captured, from a second pool of cascade's, and the graph owns it
 // (a user object): every launch of the graph uses the same block, as it uses the same output, and it
 // goes back to the pool once the last graph holding it is destroyed.
+//
+// A call made with the caller's storage (a memory resource, or CUB-style temporary storage) takes its
+// scratch from there instead (scratch_source.cuh), and nothing from these pools.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -28,6 +31,7 @@
 #include "../error.cuh"
 #include "capture.cuh"
 #include "device.cuh"
+#include "scratch_source.cuh"
 
 namespace cascade::detail {
 
@@ -142,9 +146,11 @@ inline std::size_t pool_attribute(cudaMemPoolAttr attribute, char const* name) {
 
 }  // namespace scratch_impl
 
-// Throws cuda_error.
-inline void* scratch_allocate(std::size_t bytes, cudaStream_t stream) {
+// From the caller's storage when this thread's call has some (scratch_source.cuh), else from cascade's
+// pool; `user` (a strategy's name) is for messages. Throws cuda_error (the source may throw too).
+inline void* scratch_allocate(std::size_t bytes, cudaStream_t stream, char const* user = "cascade scratch") {
   if (bytes == 0) bytes = 1;
+  if (scratch_source const* source = current_scratch_source()) return source->allocate(source->context, bytes, stream, user);
   if (is_capturing(stream)) return scratch_impl::graph_allocate(bytes, stream);
   // This stream is not capturing, but another thread may be, in global mode: it would forbid the
   // allocation (cudaErrorStreamCaptureUnsupported), which touches no captured stream.
@@ -155,8 +161,13 @@ inline void* scratch_allocate(std::size_t bytes, cudaStream_t stream) {
   return p;
 }
 
-inline void scratch_release(void* p, cudaStream_t stream) noexcept {
+// `bytes` as allocated; the same source as the allocation (the call that took it is still running).
+inline void scratch_release(void* p, std::size_t bytes, cudaStream_t stream) noexcept {
   if (p == nullptr) return;
+  if (scratch_source const* source = current_scratch_source()) {
+    source->deallocate(source->context, p, bytes == 0 ? 1 : bytes, stream);
+    return;
+  }
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone)
     return;  // the capturing graph owns it (graph_allocate)
@@ -185,11 +196,34 @@ inline void scratch_trim() {
   check_cuda(cudaMemPoolTrimTo(d.graphs, 0), "cudaMemPoolTrimTo (cascade scratch, captured)");
 }
 
+// What memory.cuh reports and sets: both pools of the current device, the calls' and the graphs'.
+inline std::size_t scratch_pools_bytes(cudaMemPoolAttr attribute, char const* name) {
+  scratch_impl::device_pools& d = scratch_impl::current_pools();
+  std::uint64_t calls = 0, graphs = 0;
+  check_cuda(cudaMemPoolGetAttribute(d.calls, attribute, &calls), name);
+  check_cuda(cudaMemPoolGetAttribute(d.graphs, attribute, &graphs), name);
+  return static_cast<std::size_t>(calls + graphs);
+}
+
+inline void set_scratch_pools_release_threshold(std::uint64_t bytes) {
+  scratch_impl::device_pools& d = scratch_impl::current_pools();
+  for (cudaMemPool_t pool : {d.calls, d.graphs})
+    check_cuda(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &bytes),
+               "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
+}
+
+inline std::uint64_t scratch_pools_release_threshold() {
+  std::uint64_t bytes = 0;
+  check_cuda(cudaMemPoolGetAttribute(scratch_impl::current_pool(), cudaMemPoolAttrReleaseThreshold, &bytes),
+             "cudaMemPoolGetAttribute(cudaMemPoolAttrReleaseThreshold)");
+  return bytes;
+}
+
 class scratch_buffer {
  public:
-  scratch_buffer(std::size_t bytes, cudaStream_t stream)
-      : ptr_(scratch_allocate(bytes, stream)), stream_(stream) {}
-  ~scratch_buffer() { scratch_release(ptr_, stream_); }
+  scratch_buffer(std::size_t bytes, cudaStream_t stream, char const* user = "cascade scratch")
+      : ptr_(scratch_allocate(bytes, stream, user)), bytes_(bytes), stream_(stream) {}
+  ~scratch_buffer() { scratch_release(ptr_, bytes_, stream_); }
   scratch_buffer(scratch_buffer const&) = delete;
   scratch_buffer& operator=(scratch_buffer const&) = delete;
 
@@ -198,6 +232,7 @@ class scratch_buffer {
 
  private:
   void* ptr_;
+  std::size_t bytes_;
   cudaStream_t stream_;
 };
 

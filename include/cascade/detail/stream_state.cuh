@@ -10,7 +10,8 @@
 // the first max_streams streams of a device: CUDA says nothing when a stream is destroyed, so a
 // program that keeps making streams would otherwise grow without bound. Later streams
 // get none, and neither does a stream being captured (a graph may be replayed on several streams at
-// once): their calls zero a ticket in their own scratch instead, a memset more per call.
+// once), nor a call made with the caller's storage (scratch_source.cuh): their calls zero a ticket in
+// their own scratch instead, a memset more per call.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -23,11 +24,12 @@
 #include "../error.cuh"
 #include "capture.cuh"
 #include "device.cuh"
+#include "scratch_source.cuh"
 
 namespace cascade::detail {
 
 struct stream_state {
-  unsigned* ticket = nullptr;  // nullptr: none (the stream is being captured, or came too late)
+  unsigned* ticket = nullptr;  // nullptr: none (captured, too late, or the caller brought storage)
   void* partials = nullptr;    // 256-byte aligned
   unsigned long long* flags = nullptr;  // zeroed; finish::flagged's words
   static constexpr std::size_t partials_bytes = 32 * 1024;
@@ -110,7 +112,7 @@ inline stream_state stream_state_by_id(unsigned long long id, cudaStream_t strea
 // Inline, so that the stream handle (0 above all) is resolved as the caller's kernel launches
 // resolve it: per-thread default stream or legacy.
 inline stream_state stream_state_of(cudaStream_t stream) {
-  if (is_capturing(stream)) return {};
+  if (current_scratch_source() != nullptr || is_capturing(stream)) return {};
   unsigned long long id = 0;
   check_cuda(cudaStreamGetId(stream, &id), "cudaStreamGetId");
   return stream_state_by_id(id, stream);

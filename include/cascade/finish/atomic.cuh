@@ -51,6 +51,13 @@ template <>
 struct finish_dispatch<finish::atomic> {
   static constexpr unsigned max_grid = 1u << 20;  // tree::none: beyond, blocks loop over tiles
 
+  // An accumulator in scratch for a fancy output iterator, nothing for a T*, whatever the grid and
+  // whichever policy runs (run's re-dispatch through tree::shuffle takes the same).
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static std::size_t scratch_bytes(Offset) {
+    return cuda::std::is_same_v<OutIt, T*> ? 0 : scratch_piece_bytes(sizeof(T));
+  }
+
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
     static_assert(atomic_size_ok<T>,
@@ -75,7 +82,7 @@ struct finish_dispatch<finish::atomic> {
       launch_write_value(d_out, init, stream);
       launch_reduce_tiles<Policy, T>(first, n, op, atomic_sink<T, Op>{d_out, op}, grid, stream);
     } else {  // a fancy output iterator: accumulate in scratch, then copy
-      scratch_buffer scratch(sizeof(T), stream);
+      scratch_buffer scratch(sizeof(T), stream, finish::atomic::name);
       T* accumulator = scratch.as<T>();
       launch_write_value(accumulator, init, stream);
       launch_reduce_tiles<Policy, T>(first, n, op, atomic_sink<T, Op>{accumulator, op}, grid, stream);

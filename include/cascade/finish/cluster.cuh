@@ -111,9 +111,22 @@ struct finish_dispatch<finish::cluster> {
   }
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static constexpr auto kernel_of() {
+    return &cluster_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T, It, Offset, Op,
+                           OutIt>;
+  }
+
+  // None, or finish::last_block's where run falls back to it: cluster_blocks decides once per device
+  // and kernel, so the query and the call agree.
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static std::size_t scratch_bytes(Offset n) {
+    if (cluster_blocks<kernel_of<Policy, It, Offset, OutIt, T, Op>(), Policy::block_size>(current_device()) != 0) return 0;
+    return finish_dispatch<finish::last_block>::scratch_bytes<Policy, It, Offset, OutIt, T, Op>(n);
+  }
+
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    constexpr auto kernel = &cluster_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T, It,
-                                            Offset, Op, OutIt>;
+    constexpr auto kernel = kernel_of<Policy, It, Offset, OutIt, T, Op>();
     unsigned const most = cluster_blocks<kernel, Policy::block_size>(current_device());
     if (most == 0) {
       finish_dispatch<finish::last_block>::run<Policy>(first, n, d_out, init, op, stream);

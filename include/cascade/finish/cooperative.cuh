@@ -45,15 +45,26 @@ __global__ void __launch_bounds__(BlockSize)
 template <>
 struct finish_dispatch<finish::cooperative> {
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static constexpr auto kernel_of() {
+    return &cooperative_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T, It, Offset, Op,
+                               OutIt>;
+  }
+
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static std::size_t scratch_bytes(Offset n) {
+    unsigned const grid = filled_grid<kernel_of<Policy, It, Offset, OutIt, T, Op>(), Policy>(n);
+    return scratch_piece_bytes(sizeof(T) * std::size_t(grid));
+  }
+
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
     if (!current_device().cooperative_launch)
       throw cuda_error(cudaErrorNotSupported, "cascade::finish::cooperative: this device does not support "
                                               "cooperative launches; use finish::last_block");
-    constexpr auto kernel = &cooperative_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type,
-                                                T, It, Offset, Op, OutIt>;
+    constexpr auto kernel = kernel_of<Policy, It, Offset, OutIt, T, Op>();
     unsigned const grid = filled_grid<kernel, Policy>(n);
 
-    scratch_buffer scratch(sizeof(T) * std::size_t(grid), stream);
+    scratch_buffer scratch(sizeof(T) * std::size_t(grid), stream, finish::cooperative::name);
     T* partials = scratch.as<T>();
     void* args[] = {&first, &n, &op, &partials, &d_out, &init};
     check_cuda(cudaLaunchCooperativeKernel(reinterpret_cast<void const*>(kernel), dim3(grid), dim3(Policy::block_size),

@@ -139,12 +139,29 @@ __global__ void __launch_bounds__(BlockSize)
 template <>
 struct finish_dispatch<finish::flagged> {
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static constexpr auto kernel_of() {
+    return &flagged_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T, It, Offset, Op,
+                           OutIt>;
+  }
+
+  template <class T>
+  static std::size_t words_bytes_of(unsigned grid) {
+    return sizeof(flag_word) * words_per_partial<T> * std::size_t(grid);
+  }
+
+  // Scratch, when the stream's own state is not used: [arrival count | padding to 8 | words].
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static std::size_t scratch_bytes(Offset n) {
+    unsigned const grid = filled_grid<kernel_of<Policy, It, Offset, OutIt, T, Op>(), Policy>(n);
+    return scratch_piece_bytes(sizeof(flag_word) + words_bytes_of<T>(grid));
+  }
+
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    constexpr auto kernel = &flagged_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T,
-                                            It, Offset, Op, OutIt>;
+    constexpr auto kernel = kernel_of<Policy, It, Offset, OutIt, T, Op>();
     unsigned const grid = filled_grid<kernel, Policy>(n);
 
-    std::size_t const words_bytes = sizeof(flag_word) * words_per_partial<T> * std::size_t(grid);
+    std::size_t const words_bytes = words_bytes_of<T>(grid);
     stream_state const own = stream_state_of(stream);
     if (own.ticket != nullptr && words_bytes <= stream_state::flags_bytes) {
       launch(kernel, grid, Policy::block_size, stream, "flagged_kernel<<<...>>> (launch)", first, n, op, own.flags,
@@ -152,7 +169,7 @@ struct finish_dispatch<finish::flagged> {
       return;
     }
     // [arrival count | padding to 8 | words], all zeroed first
-    scratch_buffer scratch(sizeof(flag_word) + words_bytes, stream);
+    scratch_buffer scratch(sizeof(flag_word) + words_bytes, stream, finish::flagged::name);
     check_cuda(cudaMemsetAsync(scratch.as<void>(), 0, sizeof(flag_word) + words_bytes, stream),
                "cudaMemsetAsync (flagged words)");
     launch(kernel, grid, Policy::block_size, stream, "flagged_kernel<<<...>>> (launch)", first, n, op,

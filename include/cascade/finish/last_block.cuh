@@ -108,9 +108,24 @@ __global__ void __launch_bounds__(BlockSize)
 template <>
 struct finish_dispatch<finish::last_block> {
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static constexpr auto kernel_of() {
+    return &last_block_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T, It, Offset, Op,
+                              OutIt>;
+  }
+
+  // Scratch, when the stream's own state is not used: [ticket | padding to T's alignment | partials].
+  template <class T>
+  static constexpr std::size_t partials_offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
+
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static std::size_t scratch_bytes(Offset n) {
+    unsigned const grid = filled_grid<kernel_of<Policy, It, Offset, OutIt, T, Op>(), Policy>(n);
+    return scratch_piece_bytes(partials_offset<T> + sizeof(T) * std::size_t(grid));
+  }
+
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    constexpr auto kernel = &last_block_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type,
-                                               T, It, Offset, Op, OutIt>;
+    constexpr auto kernel = kernel_of<Policy, It, Offset, OutIt, T, Op>();
     unsigned const grid = filled_grid<kernel, Policy>(n);
 
     stream_state const own = stream_state_of(stream);
@@ -120,11 +135,10 @@ struct finish_dispatch<finish::last_block> {
              static_cast<T*>(own.partials), own.ticket, d_out, init);
       return;
     }
-    // [ticket | padding to T's alignment | partials], zeroed ticket first
-    constexpr std::size_t partials_offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
-    scratch_buffer scratch(partials_offset + partials_bytes, stream);
+    // zeroed ticket first
+    scratch_buffer scratch(partials_offset<T> + partials_bytes, stream, finish::last_block::name);
     auto* ticket = scratch.as<unsigned>();
-    auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + partials_offset);
+    auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + partials_offset<T>);
     check_cuda(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync (last_block ticket)");
     launch(kernel, grid, Policy::block_size, stream, "last_block_kernel<<<...>>> (launch)", first, n, op, partials,
            ticket, d_out, init);

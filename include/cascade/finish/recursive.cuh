@@ -38,23 +38,36 @@ struct finish_dispatch<finish::recursive> {
   // first pass's partials at 2^20 values.
   static constexpr unsigned max_grid = 1u << 20;
 
+  // The blocks of a pass over `count` items.
+  template <class Policy, class Count>
+  static unsigned grid_for(Count count) {
+    auto const tiles = ceil_div(count, static_cast<Count>(Policy::tile_size));
+    return static_cast<unsigned>(tiles < max_grid ? tiles : max_grid);
+  }
+
+  // The first pass's partials and the second's, ping-ponged.
+  template <class Policy, class T, class Offset>
+  static std::size_t partials_bytes(Offset n) {
+    unsigned const grid = grid_for<Policy>(n);
+    return sizeof(T) * (std::size_t(grid) + ceil_div(grid, Policy::tile_size));
+  }
+
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static std::size_t scratch_bytes(Offset n) {
+    return scratch_piece_bytes(partials_bytes<Policy, T>(n));
+  }
+
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    constexpr Offset tile = static_cast<Offset>(Policy::tile_size);
-    auto const grid_for = [](auto count) {
-      auto const tiles = ceil_div(count, tile);
-      return static_cast<unsigned>(tiles < max_grid ? tiles : max_grid);
-    };
     store_result<OutIt, T, Op> const result{d_out, init, op};
-    unsigned const grid = grid_for(n);
-    unsigned const second_grid = ceil_div(grid, Policy::tile_size);
-    scratch_buffer scratch(sizeof(T) * (std::size_t(grid) + second_grid), stream);
+    unsigned const grid = grid_for<Policy>(n);
+    scratch_buffer scratch(partials_bytes<Policy, T>(n), stream, finish::recursive::name);
     T* src = scratch.as<T>();
     T* dst = src + grid;  // keeps T's alignment: the pool aligns to 256 bytes
     launch_reduce_tiles<Policy, T>(first, n, op, store_partial<T>{src}, grid, stream);
 
     for (cuda::std::uint32_t count = grid;;) {
-      unsigned const next = grid_for(count);
+      unsigned const next = grid_for<Policy>(count);
       if (next == 1) {
         launch_reduce_tiles<Policy, T>(static_cast<T const*>(src), count, op, result, 1, stream);
         return;

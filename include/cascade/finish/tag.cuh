@@ -1,16 +1,23 @@
 // cascade/finish/tag.cuh: what every finishing strategy (how block results become one value) shares.
 //
 // A strategy is a tag type deriving from cascade::finish::tag, with a `name` and the properties below,
-// plus a specialization of cascade::detail::finish_dispatch<Tag> with one static function the dispatch
-// layer calls:
+// plus a specialization of cascade::detail::finish_dispatch<Tag> with the static functions the
+// dispatch layer calls:
 //
 //   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
 //   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream);
+//   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+//   static std::size_t scratch_bytes(Offset n);
 //
 // run() is called with more items than one tile holds (the dispatch layer folds smaller inputs with
 // one block itself), or with any n >= 1 when the tree hands over per-thread results (tree::none). It
 // must write op(init, reduction of [first, first + n)) to *d_out, ordered on `stream`, without
-// synchronizing the host. cascade's own finishes are listed once, in finish/all.cuh.
+// synchronizing the host, and take its temporary device storage through detail::scratch_buffer.
+// scratch_bytes() says, without launching or allocating anything, what run() would take from
+// caller-provided storage for the same n: the detail::scratch_piece_bytes of each scratch_buffer it
+// makes (none: 0), its stream's own state never counting (the caller's storage replaces it). Only
+// the temporary-storage overloads (CUB's two-phase shape) need it. cascade's own finishes are listed
+// once, in finish/all.cuh.
 #pragma once
 
 #include <cuda/std/type_traits>
