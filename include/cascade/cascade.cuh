@@ -12,6 +12,8 @@
 #include "finish/all.cuh"
 #include "identity.cuh"
 #include "indexed.cuh"
+#include "memory.cuh"
+#include "memory_resource.cuh"
 #include "monoid.cuh"
 #include "non_commutative.cuh"
 #include "ops.cuh"

@@ -18,13 +18,24 @@
 // Errors: std::invalid_argument when last < first; cascade::cuda_error when a CUDA call fails or
 // there is no CUDA device; std::logic_error when reduce() (to the host) is called on a stream that is
 // being captured into a graph (reduce_into captures, with every finish).
+//
+// reduce_into also takes its temporary device storage from the caller, in CUB's shapes (docs/memory.md):
+//   cascade::reduce_into(p.on(s), d, d + n, d_out, 0.0f, cascade::plus{}, resource);  // a memory resource
+//   std::size_t bytes = 0;                                                              // CUB's two phases:
+//   cascade::reduce_into(nullptr, bytes, p.on(s), d, d + n, d_out, 0.0f, cascade::plus{});  // size only
+//   cascade::reduce_into(d_temp, bytes, p.on(s), d, d + n, d_out, 0.0f, cascade::plus{});   // the call
+// Either way the call uses no device memory of cascade's own (no pool, no per-stream state).
 #pragma once
+
+#include <cstddef>
+#include <type_traits>
 
 #include "detail/arguments.cuh"
 #include "detail/dispatch.cuh"
 #include "detail/host_result.cuh"
 #include "error.cuh"
 #include "identity.cuh"
+#include "memory_resource.cuh"
 #include "monoid.cuh"
 #include "non_commutative.cuh"
 #include "ops.cuh"
@@ -44,6 +55,31 @@ template <class Policy, class It, class OutIt, class T>
   requires is_policy_v<Policy>
 void reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init) {
   reduce_into(policy, first, last, d_out, init, plus{});
+}
+
+// As above, every byte of temporary device storage taken from `resource` (memory_resource.cuh), on
+// the policy's stream, and given back there before the call returns.
+template <class Policy, class It, class OutIt, class T, class Op, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init, Op op, Resource&& resource) {
+  auto const n = detail::checked_size(first, last, "cascade::reduce_into");
+  detail::scratch_source const source = detail::resource_scratch_source(resource);
+  detail::scoped_scratch_source const use(source);
+  detail::dispatch_reduce_into(policy, first, n, d_out, init, op);
+}
+
+// As above, with CUB's temporary storage: when d_temp_storage is null, sets temp_storage_bytes to what
+// the call needs (at least 1) and returns, launching nothing and touching nothing else (it reads the
+// device's properties); otherwise runs with its scratch in [d_temp_storage, + temp_storage_bytes),
+// which must stay untouched until the stream has run the call. A size less than the query's throws
+// std::invalid_argument before anything is launched.
+template <class Policy, class It, class OutIt, class T, class Op>
+  requires is_policy_v<Policy>
+void reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
+                 OutIt d_out, T init, Op op) {
+  detail::dispatch_reduce_into(d_temp_storage, temp_storage_bytes, policy, first,
+                               detail::checked_size(first, last, "cascade::reduce_into"), d_out, init, op,
+                               "cascade::reduce_into");
 }
 
 // Returns init op (reduction of [first, last)) to the host, once the device has written it. Work the

@@ -7,10 +7,15 @@
 // As std::transform_reduce: init op t(x0) op t(x1) ... op t(x(n-1)), the accumulator is init's type
 // and t's results are converted to it. t runs on the device once per item (extended __device__
 // lambdas work, as with reduce; finish::host needs __host__ __device__ ops as usual). Errors and
-// operand order as reduce.
+// operand order as reduce. transform_reduce_into takes the caller's temporary storage as
+// reduce_into does: a memory resource last, or CUB's (d_temp_storage, temp_storage_bytes) first.
 #pragma once
 
+#include <cstddef>
+#include <type_traits>
+
 #include "detail/input_iterators.cuh"
+#include "memory_resource.cuh"
 #include "policy.cuh"
 #include "reduce.cuh"
 
@@ -32,6 +37,29 @@ void transform_reduce_into(Policy const& policy, It first, It last, OutIt d_out,
   auto const n = detail::checked_size(first, last, "cascade::transform_reduce_into");
   detail::dispatch_reduce_into(policy, detail::transform_input<It, TransformOp, T>{first, transform_op}, n, d_out,
                                init, reduce_op);
+}
+
+// As above, every byte of temporary device storage taken from `resource` (memory_resource.cuh).
+template <class Policy, class It, class OutIt, class T, class ReduceOp, class TransformOp, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void transform_reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init, ReduceOp reduce_op,
+                           TransformOp transform_op, Resource&& resource) {
+  auto const n = detail::checked_size(first, last, "cascade::transform_reduce_into");
+  detail::scratch_source const source = detail::resource_scratch_source(resource);
+  detail::scoped_scratch_source const use(source);
+  detail::dispatch_reduce_into(policy, detail::transform_input<It, TransformOp, T>{first, transform_op}, n, d_out,
+                               init, reduce_op);
+}
+
+// As above, with CUB's temporary storage (reduce_into's two-phase form says how).
+template <class Policy, class It, class OutIt, class T, class ReduceOp, class TransformOp>
+  requires is_policy_v<Policy>
+void transform_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first,
+                           It last, OutIt d_out, T init, ReduceOp reduce_op, TransformOp transform_op) {
+  auto const n = detail::checked_size(first, last, "cascade::transform_reduce_into");
+  detail::dispatch_reduce_into(d_temp_storage, temp_storage_bytes, policy,
+                               detail::transform_input<It, TransformOp, T>{first, transform_op}, n, d_out, init,
+                               reduce_op, "cascade::transform_reduce_into");
 }
 
 }  // namespace cascade
