@@ -1,0 +1,431 @@
+// Calls that bring their own temporary storage (docs/memory.md): reduce_into and
+// transform_reduce_into with a memory resource (both CCCL shapes, and memory_pool_resource) and with
+// CUB-style temporary storage give bitwise the plain call's result, for every compiled finish and
+// default_policy, at the sizes around one tile, primes, 2^20 + 1 and beyond 2^32; the size query
+// launches nothing (a captured query makes an empty graph) and leaves the output alone; too little
+// storage throws std::invalid_argument before anything runs; every allocation a resource makes is
+// deallocated, with the same size, 256-byte aligned; cascade's pool and per-stream state see no use.
+// Then the public pool controls (memory.cuh): trim, the byte counts, the release threshold.
+#include <doctest/doctest.h>
+
+#include <cascade/cascade.cuh>
+#include <thrust/device_ptr.h>
+#include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "support/seed.hpp"
+#include "support/strategies.cuh"
+
+namespace {
+
+using namespace cascade_test;
+
+// What a counting resource saw. Its memory comes from the device's default pool (cudaMallocAsync),
+// not from cascade's.
+struct allocation_log {
+  long long allocations = 0;
+  long long deallocations = 0;
+  std::map<void*, std::size_t> live;  // pointer -> bytes
+  bool wrong = false;                 // misaligned, or deallocated with another size or twice
+  void allocated(void* p, std::size_t bytes, std::size_t alignment) {
+    ++allocations;
+    wrong |= alignment != 256 || reinterpret_cast<std::uintptr_t>(p) % 256 != 0 || !live.emplace(p, bytes).second;
+  }
+  void deallocated(void* p, std::size_t bytes, std::size_t alignment) {
+    ++deallocations;
+    auto const found = live.find(p);
+    wrong |= alignment != 256 || found == live.end() || found->second != bytes;
+    if (found != live.end()) live.erase(found);
+  }
+  bool balanced() const { return !wrong && live.empty() && allocations == deallocations; }
+};
+
+void* device_allocate(std::size_t bytes, cudaStream_t stream) {
+  void* p = nullptr;
+  CASCADE_CUDA_CHECK(cudaMallocAsync(&p, bytes, stream));
+  return p;
+}
+
+// CCCL 3.0's shape (rmm's too). Not copyable: cascade must use the caller's object.
+struct resource_cccl_3_0 {
+  allocation_log* log;
+  explicit resource_cccl_3_0(allocation_log* l) : log(l) {}
+  resource_cccl_3_0(resource_cccl_3_0 const&) = delete;
+  void* allocate_async(std::size_t bytes, std::size_t alignment, cuda::stream_ref stream) {
+    void* p = device_allocate(bytes, stream.get());
+    log->allocated(p, bytes, alignment);
+    return p;
+  }
+  void deallocate_async(void* p, std::size_t bytes, std::size_t alignment, cuda::stream_ref stream) {
+    log->deallocated(p, bytes, alignment);
+    (void)cudaFreeAsync(p, stream.get());
+  }
+};
+
+// CCCL 3.1's shape.
+struct resource_cccl_3_1 {
+  allocation_log* log;
+  explicit resource_cccl_3_1(allocation_log* l) : log(l) {}
+  resource_cccl_3_1(resource_cccl_3_1 const&) = delete;
+  void* allocate(cuda::stream_ref stream, std::size_t bytes, std::size_t alignment) {
+    void* p = device_allocate(bytes, stream.get());
+    log->allocated(p, bytes, alignment);
+    return p;
+  }
+  void deallocate(cuda::stream_ref stream, void* p, std::size_t bytes, std::size_t alignment) {
+    log->deallocated(p, bytes, alignment);
+    (void)cudaFreeAsync(p, stream.get());
+  }
+};
+
+static_assert(cascade::stream_ordered_resource<resource_cccl_3_0> && cascade::stream_ordered_resource<resource_cccl_3_1>);
+static_assert(cascade::stream_ordered_resource<cascade::memory_pool_resource>);
+static_assert(!cascade::stream_ordered_resource<int> && !cascade::stream_ordered_resource<resource_cccl_3_1 const>);
+
+// What the calls under test must leave alone: cascade's pool (its high-water mark, reset before) and
+// the per-stream states (how many there are).
+struct cascade_memory {
+  static cudaMemPool_t pool() { return cascade::detail::scratch_impl::current_pool(); }
+  static std::size_t states() {
+    auto& d = cascade::detail::stream_state_impl::states_of(cascade::detail::current_device().ordinal);
+    std::lock_guard<std::mutex> lock(d.mutex);
+    return d.by_stream.size();
+  }
+  std::size_t states_before = states();
+  cascade_memory() {
+    std::uint64_t zero = 0;  // resets the high-water mark to what is in use now
+    CASCADE_CUDA_CHECK(cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrUsedMemHigh, &zero));
+  }
+  bool untouched() const {
+    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    std::uint64_t high = 0, used = 0;
+    CASCADE_CUDA_CHECK(cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrUsedMemHigh, &high));
+    CASCADE_CUDA_CHECK(cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrUsedMemCurrent, &used));
+    return high == used && states() == states_before;
+  }
+};
+
+class owned_stream {
+ public:
+  owned_stream() { CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~owned_stream() { (void)cudaStreamDestroy(s_); }
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+class device_bytes {
+ public:
+  explicit device_bytes(std::size_t bytes) { CASCADE_CUDA_CHECK(cudaMalloc(&p_, bytes)); }
+  ~device_bytes() { (void)cudaFree(p_); }
+  unsigned char* get() const { return static_cast<unsigned char*>(p_); }
+
+ private:
+  void* p_ = nullptr;
+};
+
+// The kernels launched while `call` runs on `stream`, counted by capturing it into a graph.
+template <class Call>
+std::size_t captured_nodes(cudaStream_t stream, Call call) {
+  CASCADE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+  call();
+  cudaGraph_t graph = nullptr;
+  CASCADE_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  std::size_t count = 0;
+  CASCADE_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+  CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
+  return count;
+}
+
+template <class T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+template <class T>
+T sentinel() {
+  if constexpr (std::is_floating_point_v<T>) return T(-12345.5);
+  else return T(-12345);
+}
+
+// Every form of reduce_into under `policy` over d[0, n) against the plain call, bitwise. `call(out,
+// form)` makes the call; the forms are below. The output is a T* or a thrust::device_ptr<T>.
+enum class form { plain, temp_query, temp_too_small, temp, temp_unaligned, resource_3_0, resource_3_1, pool_resource };
+
+template <class T, class Out, class Call>
+void check_forms(Call call) {
+  owned_stream const stream;
+  thrust::device_vector<T> out_vector(1, sentinel<T>());
+  Out const out(thrust::raw_pointer_cast(out_vector.data()));
+  auto const result = [&] {
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    T const value = out_vector[0];
+    out_vector[0] = sentinel<T>();
+    return value;
+  };
+  {
+    cascade_memory const before;
+    // the size query, twice: outside a capture (nothing written), then captured (nothing enqueued)
+    std::size_t const needed = call(stream.get(), out, form::temp_query, nullptr, 0);
+    CHECK(needed >= 1);
+    CHECK(same_bits(result(), sentinel<T>()));
+    CHECK(captured_nodes(stream.get(), [&] { CHECK(call(stream.get(), out, form::temp_query, nullptr, 0) == needed); }) == 0);
+    device_bytes const storage(needed + 256);
+    CHECK_THROWS_AS(call(stream.get(), out, form::temp_too_small, storage.get(), needed - 1), std::invalid_argument);
+    CHECK(same_bits(result(), sentinel<T>()));
+    // the calls that bring their own storage, on a stream cascade has not seen: no state made for it
+    call(stream.get(), out, form::temp, storage.get(), needed);
+    T const temp = result();
+    call(stream.get(), out, form::temp_unaligned, storage.get() + 1, needed);  // CUB's slack covers any start
+    T const unaligned = result();
+    allocation_log log_3_0, log_3_1;
+    call(stream.get(), out, form::resource_3_0, &log_3_0, 0);
+    CHECK(log_3_0.balanced());
+    T const with_3_0 = result();
+    call(stream.get(), out, form::resource_3_1, &log_3_1, 0);
+    CHECK(log_3_1.balanced());
+    T const with_3_1 = result();
+    CHECK(log_3_0.allocations == log_3_1.allocations);
+    CHECK(before.untouched());
+    call(stream.get(), out, form::pool_resource, nullptr, 0);
+    T const with_pool = result();
+    CHECK(before.untouched());
+
+    call(stream.get(), out, form::plain, nullptr, 0);
+    T const plain = result();
+    CHECK(same_bits(temp, plain));
+    CHECK(same_bits(unaligned, plain));
+    CHECK(same_bits(with_3_0, plain));
+    CHECK(same_bits(with_3_1, plain));
+    CHECK(same_bits(with_pool, plain));
+  }
+}
+
+// A user's pool, for memory_pool_resource.
+cudaMemPool_t user_pool() {
+  static cudaMemPool_t const pool = [] {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = cascade::detail::current_device().ordinal;
+    cudaMemPool_t p = nullptr;
+    CASCADE_CUDA_CHECK(cudaMemPoolCreate(&p, &props));
+    return p;
+  }();
+  return pool;
+}
+
+// Calls reduce_into (or, with a transform, transform_reduce_into) in the given form; returns the
+// query's size for form::temp_query.
+template <class Policy, class It, class T, class Transform = void>
+struct reduce_call {
+  Policy policy;
+  It first;
+  long long n;
+  T init;
+
+  template <class Out, class... Extra>
+  void plain(cudaStream_t s, Out out, Extra&&... extra) const {
+    if constexpr (std::is_void_v<Transform>)
+      cascade::reduce_into(policy.on(s), first, first + n, out, init, cascade::plus{}, extra...);
+    else
+      cascade::transform_reduce_into(policy.on(s), first, first + n, out, init, cascade::plus{}, Transform{}, extra...);
+  }
+  template <class Out>
+  void temp(void* d_temp, std::size_t& bytes, cudaStream_t s, Out out) const {
+    if constexpr (std::is_void_v<Transform>)
+      cascade::reduce_into(d_temp, bytes, policy.on(s), first, first + n, out, init, cascade::plus{});
+    else
+      cascade::transform_reduce_into(d_temp, bytes, policy.on(s), first, first + n, out, init, cascade::plus{},
+                                     Transform{});
+  }
+  template <class Out>
+  std::size_t operator()(cudaStream_t s, Out out, form f, void* arg, std::size_t bytes) const {
+    switch (f) {
+      case form::plain: plain(s, out); break;
+      case form::temp_query: {
+        std::size_t size = 12345;
+        temp(nullptr, size, s, out);
+        return size;
+      }
+      case form::temp_too_small:
+      case form::temp:
+      case form::temp_unaligned: temp(arg, bytes, s, out); break;
+      case form::resource_3_0: {
+        resource_cccl_3_0 resource(static_cast<allocation_log*>(arg));
+        plain(s, out, resource);
+        break;
+      }
+      case form::resource_3_1: {
+        resource_cccl_3_1 resource(static_cast<allocation_log*>(arg));
+        plain(s, out, resource);
+        break;
+      }
+      case form::pool_resource: plain(s, out, cascade::memory_pool_resource{user_pool()}); break;
+    }
+    return 0;
+  }
+};
+
+std::vector<long long> sizes_around(long long tile) {
+  std::vector<long long> s = {0, 1, tile - 1, tile, tile + 1, 4099, 65521, 1000003, (1 << 20) + 1};
+  std::erase_if(s, [](long long n) { return n < 0; });
+  return s;
+}
+
+// Ints into a fancy output (finish::atomic and finish::host then take scratch for it), floats into a
+// T*; floats of a finish that is not deterministic are integer-valued, so every order gives one sum.
+template <class Policy>
+constexpr bool deterministic_v = true;  // default_policy: every table's finishes are
+template <int B, int C, class Tree, class Finish>
+constexpr bool deterministic_v<cascade::policy<B, C, Tree, Finish>> = Finish::deterministic;
+
+template <class Policy>
+void check_policy(Policy policy, std::vector<long long> const& sizes, std::mt19937_64& rng) {
+  for (long long n : sizes) {
+    CAPTURE(n);
+    std::uniform_int_distribution<int> ints(-1000, 1000);
+    std::uniform_real_distribution<float> reals(-1.0f, 1.0f);
+    std::vector<int> xs(n);
+    std::vector<float> fs(n);
+    for (auto& x : xs) x = ints(rng);
+    for (auto& f : fs) f = deterministic_v<Policy> ? reals(rng) : static_cast<float>(ints(rng) % 9);
+    thrust::device_vector<int> dx(xs.begin(), xs.end());
+    thrust::device_vector<float> df(fs.begin(), fs.end());
+    int const* px = thrust::raw_pointer_cast(dx.data());
+    float const* pf = thrust::raw_pointer_cast(df.data());
+    check_forms<int, thrust::device_ptr<int>>(reduce_call<Policy, int const*, int>{policy, px, n, 7});
+    check_forms<float, float*>(reduce_call<Policy, float const*, float>{policy, pf, n, 0.5f});
+  }
+}
+
+template <class Finish>
+using policy_for = cascade::policy<256, 4, cascade::tree::shuffle, Finish>;
+
+struct square {
+  __host__ __device__ float operator()(float x) const { return x * x; }
+};
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+
+TEST_CASE("every finish: the temporary-storage and resource forms give the plain call's bits and use none of cascade's memory") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x7001);
+  cascade::detail::for_each_type(compiled_finishes{}, [&](auto finish) {
+    using Finish = decltype(finish);
+    INFO(Finish::name);
+    check_policy(policy_for<Finish>{}, sizes_around(policy_for<Finish>::tile_size), rng);
+  });
+}
+
+TEST_CASE("default_policy: every form at the sizes around each tuning range bound") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x7002);
+  std::vector<long long> sizes = sizes_around(4096);
+  auto const add_bounds = [&](auto gpu) {
+    using entry = typename cascade::tuning::table<decltype(gpu), 4, cascade::tuning::op_kind::sum>::type;
+    [&]<class... R>(cascade::tuning::ranges<R...>) {
+      for (long long bound : {R::max_n...})
+        if (bound > 0 && bound < (1 << 23)) sizes.insert(sizes.end(), {bound, bound + 1});
+    }(entry{});
+  };
+  [&]<class... C>(cascade::tuning::gpu_list<C...>) { (add_bounds(C{}), ...); }(cascade::tuning::tuned_gpus{});
+  check_policy(cascade::default_policy{}, sizes, rng);
+}
+
+TEST_CASE("transform_reduce_into: the temporary-storage and resource forms give the plain call's bits") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x7003);
+  std::uniform_real_distribution<float> reals(-1.0f, 1.0f);
+  for (long long n : {0ll, 1ll, 4097ll, 1000003ll}) {
+    CAPTURE(n);
+    std::vector<float> fs(n);
+    for (auto& f : fs) f = reals(rng);
+    thrust::device_vector<float> df(fs.begin(), fs.end());
+    float const* pf = thrust::raw_pointer_cast(df.data());
+    check_forms<float, float*>(reduce_call<policy_for<cascade::finish::flagged>, float const*, float, square>{{}, pf, n, 1.0f});
+    check_forms<float, float*>(reduce_call<cascade::default_policy, float const*, float, square>{{}, pf, n, 1.0f});
+  }
+}
+
+TEST_CASE("beyond 2^32 items (64-bit offsets): every form equals the closed form") {
+  using P = policy_for<cascade::finish::last_block>;
+  for (std::uint64_t n : {(1ull << 32) + 17}) {
+    CAPTURE(n);
+    thrust::counting_iterator<std::uint64_t> count(0);
+    std::uint64_t const expected = 5 + (n % 2 == 0 ? (n / 2) * (n - 1) : n * ((n - 1) / 2));
+    reduce_call<P, thrust::counting_iterator<std::uint64_t>, std::uint64_t> const call{{}, count, static_cast<long long>(n), 5};
+    check_forms<std::uint64_t, std::uint64_t*>(call);
+    thrust::device_vector<std::uint64_t> out(1);
+    call(nullptr, thrust::raw_pointer_cast(out.data()), form::plain, nullptr, 0);
+    CHECK(out[0] == expected);
+  }
+}
+
+TEST_CASE("a resource passed as a temporary, and one that throws: nothing launched, nothing left allocated") {
+  thrust::device_vector<float> d(100000, 1.0f);
+  float const* p = thrust::raw_pointer_cast(d.data());
+  thrust::device_vector<float> out(1, -1.0f);
+  float* o = thrust::raw_pointer_cast(out.data());
+  using P = policy_for<cascade::finish::two_pass>;
+  cascade::reduce_into(P{}, p, p + 100000, o, 0.0f, cascade::plus{}, cascade::memory_pool_resource{user_pool()});
+  CHECK(out[0] == 100000.0f);
+  struct refusing {
+    void* allocate(cuda::stream_ref, std::size_t, std::size_t) { throw std::bad_alloc(); }
+    void deallocate(cuda::stream_ref, void*, std::size_t, std::size_t) {}
+  } none;
+  out[0] = -1.0f;
+  CHECK_THROWS_AS(cascade::reduce_into(P{}, p, p + 100000, o, 0.0f, cascade::plus{}, none), std::bad_alloc);
+  CHECK(out[0] == -1.0f);
+  // the next plain call takes cascade's pool again (the source was uninstalled on the throw)
+  std::uint64_t zero = 0;
+  CASCADE_CUDA_CHECK(cudaMemPoolSetAttribute(cascade_memory::pool(), cudaMemPoolAttrUsedMemHigh, &zero));
+  cascade::reduce_into(P{}, p, p + 100000, o, 0.0f, cascade::plus{});
+  CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+  std::uint64_t high = 0;
+  CASCADE_CUDA_CHECK(cudaMemPoolGetAttribute(cascade_memory::pool(), cudaMemPoolAttrUsedMemHigh, &high));
+  CHECK(high > 0);
+  CHECK(out[0] == 100000.0f);
+}
+
+TEST_CASE("pool controls: trim, reserved and used bytes, the release threshold") {
+  thrust::device_vector<float> d(1 << 22, 1.0f);
+  float const* p = thrust::raw_pointer_cast(d.data());
+  using P = policy_for<cascade::finish::two_pass>;
+  std::uint64_t const default_threshold = cascade::scratch_release_threshold();
+  CHECK(default_threshold == UINT64_MAX);
+  CHECK(cascade::reduce(P{}, p, p + d.size(), 0.0f) == static_cast<float>(1 << 22));
+  CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(cascade::scratch_reserved_bytes() > 0);  // kept: the threshold keeps everything
+  CHECK(cascade::scratch_used_bytes() == 0);
+  cascade::scratch_trim();
+  CHECK(cascade::scratch_reserved_bytes() == 0);
+
+  cascade::set_scratch_release_threshold(12345);
+  std::uint64_t read = 0;
+  CASCADE_CUDA_CHECK(cudaMemPoolGetAttribute(cascade_memory::pool(), cudaMemPoolAttrReleaseThreshold, &read));
+  CHECK(read == 12345);
+  CHECK(cascade::scratch_release_threshold() == 12345);
+
+  cascade::set_scratch_release_threshold(0);  // everything back at each synchronization
+  owned_stream const stream;
+  CHECK(cascade::reduce(P{}.on(stream.get()), p, p + d.size(), 0.0f) == static_cast<float>(1 << 22));
+  CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  CHECK(cascade::scratch_reserved_bytes() == 0);
+  cascade::set_scratch_release_threshold(default_threshold);
+  CHECK(cascade::scratch_release_threshold() == UINT64_MAX);
+}
+
+}  // TEST_SUITE("gpu")
