@@ -10,7 +10,12 @@
 #include "docs/examples/api.cu"
 #undef main
 
+#define main memory_examples_main
+#include "docs/examples/memory.cu"
+#undef main
+
 TEST_SUITE("gpu") {
 TEST_CASE("README minimal example") { CHECK(readme_minimal_main() == 0); }
 TEST_CASE("docs/api.md examples") { CHECK(api_examples_main() == 0); }
+TEST_CASE("docs/memory.md examples") { CHECK(memory_examples_main() == 0); }
 }
