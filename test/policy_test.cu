@@ -53,27 +53,35 @@ TEST_CASE("default_policy: which GPU class's table a device uses") {
   using cascade::tuning::gpu_class;
   using cascade::tuning::gpu_list;
   // The committed list: an H100 SXM (3352 GB/s) and an H100 PCIe (2039) take sm90_h100's table, an
-  // H200 (4800) sm90_h200's; older and newer architectures take the nearest older table, else the oldest.
+  // H200 (4800) sm90_h200's, when the code that runs was compiled for 9.0; other architectures, and
+  // code compiled for an older one (running 80 on a 9.0 device: PTX), take the portable table (-1).
   namespace tuning = cascade::tuning;
   using gpus = tuning::tuned_gpus;
   static_assert(std::is_same_v<gpus, gpu_list<tuning::sm90_h100, tuning::sm90_h200>>);
-  CHECK(gpu_class_index(gpus{}, 90, 3352) == 0);
-  CHECK(gpu_class_index(gpus{}, 90, 2039) == 0);
-  CHECK(gpu_class_index(gpus{}, 90, 4400) == 1);
-  CHECK(gpu_class_index(gpus{}, 90, 4800) == 1);
-  CHECK(gpu_class_index(gpus{}, 80, 2039) == 0);   // an A100: older than every table
-  CHECK(gpu_class_index(gpus{}, 100, 8000) == 1);  // a B200: sm_90's fastest class
-  CHECK(gpu_class_index(gpus{}, 100, 3000) == 0);
-  // A longer list: the newest architecture not newer than the device's, then the fastest class of it
-  // the device's bandwidth reaches (that architecture's slowest if none).
+  CHECK(gpu_class_index(gpus{}, 90, 3352, 90) == 0);
+  CHECK(gpu_class_index(gpus{}, 90, 2039, 90) == 0);
+  CHECK(gpu_class_index(gpus{}, 90, 4400, 90) == 1);
+  CHECK(gpu_class_index(gpus{}, 90, 4800, 90) == 1);
+  CHECK(gpu_class_index(gpus{}, 90, 4800, 80) == -1);    // a build for sm_80 on an H200
+  CHECK(gpu_class_index(gpus{}, 80, 2039, 80) == -1);    // an A100
+  CHECK(gpu_class_index(gpus{}, 89, 300, 89) == -1);     // an L4
+  CHECK(gpu_class_index(gpus{}, 100, 8000, 90) == -1);   // a B200 running sm_90's PTX
+  CHECK(gpu_class_index(gpus{}, 100, 8000, 100) == -1);  // a B200 with its own code: no table yet
+  // A longer list: the device's own architecture, then the fastest class of it the device's bandwidth
+  // reaches (that architecture's slowest if none).
   using longer = gpu_list<gpu_class<80, 0>, gpu_class<90, 1000>, gpu_class<90, 4000>, gpu_class<100, 0>>;
-  CHECK(gpu_class_index(longer{}, 75, 500) == 0);
-  CHECK(gpu_class_index(longer{}, 86, 900) == 0);
-  CHECK(gpu_class_index(longer{}, 90, 900) == 1);
-  CHECK(gpu_class_index(longer{}, 90, 3999) == 1);
-  CHECK(gpu_class_index(longer{}, 90, 4000) == 2);
-  CHECK(gpu_class_index(longer{}, 120, 100) == 3);
-  static_assert(gpu_class_index(longer{}, 90, 5000) == 2);  // a constant expression
+  CHECK(gpu_class_index(longer{}, 75, 500, 75) == -1);
+  CHECK(gpu_class_index(longer{}, 80, 500, 80) == 0);
+  CHECK(gpu_class_index(longer{}, 86, 900, 86) == -1);
+  CHECK(gpu_class_index(longer{}, 90, 900, 90) == 1);
+  CHECK(gpu_class_index(longer{}, 90, 3999, 90) == 1);
+  CHECK(gpu_class_index(longer{}, 90, 4000, 90) == 2);
+  CHECK(gpu_class_index(longer{}, 100, 100, 100) == 3);
+  CHECK(gpu_class_index(longer{}, 120, 100, 120) == -1);
+  static_assert(gpu_class_index(longer{}, 90, 5000, 90) == 2);  // a constant expression
+  // running_arch: the newest compiled architecture not newer than the device's
+  static_assert(cascade::detail::running_arch(90) == 90 || cascade::detail::newest_compiled_arch < 90);
+  CHECK(cascade::detail::running_arch(10) == 0);  // older than every target: nothing runs
   // peak_memory_gbs: an H100 SXM's clock (kHz) and bus (bits)
   CHECK(cascade::detail::peak_memory_gbs(2619000, 5120) == 3352);
 }

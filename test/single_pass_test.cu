@@ -43,10 +43,11 @@ template <class Ranges>
 struct bounds;
 template <class... R>
 struct bounds<tuning::ranges<R...>> {
-  static std::vector<long long> get() { return {R::max_n...}; }
+  static std::vector<long long> get() { return {cascade::detail::range_bound<R>()...}; }  // this device's
 };
 
-// 1, 2, a few odd sizes, and both sides of every bound of the entry in every class's table (up to 2^23).
+// 1, 2, a few odd sizes, and both sides of every bound of the entry in every class's table and the
+// portable one (up to 2^23).
 template <int Bytes, tuning::op_kind Kind, class... Classes>
 std::vector<long long> boundary_sizes_of(std::mt19937_64& rng, tuning::gpu_list<Classes...>) {
   std::vector<long long> sizes = {1, 2, 31, 1000, 4097, 65537};
@@ -59,6 +60,7 @@ std::vector<long long> boundary_sizes_of(std::mt19937_64& rng, tuning::gpu_list<
     }
   };
   (add(bounds<typename tuning::table<Classes, Bytes, Kind>::type>::get()), ...);
+  add(bounds<typename tuning::table<tuning::portable, Bytes, Kind>::type>::get());
   std::erase_if(sizes, [](long long n) { return n > max_n(); });
   return sizes;
 }
@@ -67,10 +69,12 @@ std::vector<long long> boundary_sizes(std::mt19937_64& rng) {
   return boundary_sizes_of<Bytes, Kind>(rng, tuning::tuned_gpus{});
 }
 
-// Every class's table on this device, beside default_policy (which runs the device's class's).
+// Every class's table and the portable one on this device, beside default_policy (which runs the
+// device's class's).
 template <class F, class... Classes>
 void for_each_class(F&& f, tuning::gpu_list<Classes...>) {
   (f(cascade::tuned_policy<Classes>{}), ...);
+  f(cascade::tuned_policy<tuning::portable>{});
 }
 
 template <class V, class T, class Op>

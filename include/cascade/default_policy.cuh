@@ -5,10 +5,12 @@
 // Not one fixed policy: for each call it looks up the measured tuning table (cascade/tuning/) of the
 // device's GPU class (its architecture and memory bandwidth, read once per device), the input's item
 // size and the op's kind, and runs the policy that was fastest for inputs of that size. Every policy in
-// the tables preserves operand order, so it serves non-commutative ops too. Devices of an
-// architecture with no table of its own use the nearest older one (the oldest if none is older), and
-// of its classes the fastest whose bandwidth they have (tuning/gpus.cuh). It compiles every class's
-// policies into each call; tuned_policy<Class> runs one class's table alone.
+// the tables preserves operand order, so it serves non-commutative ops too. A device uses a table of
+// its own architecture (of its classes, the fastest whose bandwidth it has) when the calling file's
+// code for it was compiled for that architecture; any other device, or code compiled for an older
+// architecture (run through PTX), uses the portable table, whose choices follow from the device's SM
+// count and resident threads (tuning/portable.cuh). It compiles every class's policies into each
+// call; tuned_policy<Class> runs one class's table alone.
 //
 // The layer above tuned_policy: it specializes detail::policy_dispatch for default_policy.
 #pragma once
@@ -39,11 +41,14 @@ inline constexpr bool is_policy_v<default_policy> = true;
 
 namespace cascade::detail {
 
-// Calls f(Class{}) with the GPU class whose table the current device uses (tuning/gpus.cuh).
+// Calls f(Class{}) with the GPU class whose table the current device uses (tuning/gpus.cuh): a
+// measured one, or tuning::portable.
 template <class... Classes, class F>
 void with_device_class(tuning::gpu_list<Classes...> gpus, F&& f) {
   device_info const& device = current_device();  // a clear cuda_error when there is no device
-  int const chosen = gpu_class_index(gpus, device.cc_major * 10 + device.cc_minor, device.memory_gbs);
+  int const cc = device.cc_major * 10 + device.cc_minor;
+  int const chosen = gpu_class_index(gpus, cc, device.memory_gbs, running_arch(cc));
+  if (chosen < 0) return f(tuning::portable{});
   int index = 0;
   ((index++ == chosen ? f(Classes{}) : void()), ...);
 }

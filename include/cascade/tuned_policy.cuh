@@ -61,7 +61,8 @@ struct table_item<It, T> {
 // Class's table entry for calls over It with accumulator T and op Op: a tuning::ranges<...>.
 template <class Class, class It, class T, class Op>
 using table_entry_t =
-    typename tuning::table<Class, tuning::item_bytes_of<typename table_item<It, T>::type>, tuning::op_kind_of<Op>>::type;
+    typename tuning::table<Class, tuning::item_bytes_of<typename table_item<It, T>::type>,
+                         tuning::op_kind_of<known_op_t<Op, T>>>::type;
 
 // Whether a range's calls may need 64-bit offsets: one bounded below 2^31 items never does, so their
 // kernels are not compiled.
@@ -96,7 +97,7 @@ void add_table_sizes(tuning::ranges<Ranges...>, std::vector<cuda::std::int64_t>&
   std::size_t index = 0;
   auto const add = [&](auto range) {
     using r = decltype(range);
-    long long const max_n = ++index == sizeof...(Ranges) ? -1 : r::max_n;  // visit_range: the last takes the rest
+    long long const max_n = ++index == sizeof...(Ranges) ? -1 : range_bound<r>();  // visit_range: the last takes the rest
     cuda::std::int64_t const hi = max_n < 0 || max_n > n ? n : max_n;
     if (lo <= hi) add_path_sizes<typename r::policy>(sizes, lo, hi);
     lo = max_n < 0 ? n + 1 : max_n + 1;

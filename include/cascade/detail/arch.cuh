@@ -32,3 +32,21 @@ struct is_compiled {
 };
 
 }  // namespace cascade::detail
+
+namespace cascade::detail {
+
+// The architecture whose code of this translation unit a device of compute capability `cc` (x 10) runs:
+// the newest compiled one not newer than cc (its machine code, or its PTX compiled by the driver); 0
+// when there is none (the device cannot run this code); cc itself when the compiler does not say.
+static constexpr int running_arch(int cc) {
+#ifdef __CUDA_ARCH_LIST__
+  constexpr int list[] = {__CUDA_ARCH_LIST__};
+  int running = 0;
+  for (int arch : list) running = arch / 10 <= cc && arch / 10 > running ? arch / 10 : running;
+  return running;
+#else
+  return cc;
+#endif
+}
+
+}  // namespace cascade::detail

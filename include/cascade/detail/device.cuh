@@ -25,6 +25,7 @@ struct device_info {
   bool cooperative_launch;
   bool pageable_memory_access;  // the device reads pageable host memory (HMM, ATS)
   int memory_gbs;               // peak memory bandwidth, GB/s (peak_memory_gbs)
+  int max_threads_per_sm;       // resident threads an SM holds (2048 on Hopper, 1536 on an L4/RTX 40)
 };
 
 // Peak memory bandwidth in GB/s from what cudaDevAttrMemoryClockRate (kHz) and
@@ -58,11 +59,13 @@ inline device_info const& current_device() {
 
   device_slot& slot = slots[ordinal];
   std::call_once(slot.once, [&] {
-    device_info info{ordinal, 0, 0, 0, 0, false, false, 0};
+    device_info info{ordinal, 0, 0, 0, 0, false, false, 0, 0};
     check_cuda(cudaDeviceGetAttribute(&info.sm_count, cudaDevAttrMultiProcessorCount, ordinal),
                "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
     check_cuda(cudaDeviceGetAttribute(&info.max_grid_x, cudaDevAttrMaxGridDimX, ordinal),
                "cudaDeviceGetAttribute(cudaDevAttrMaxGridDimX)");
+    check_cuda(cudaDeviceGetAttribute(&info.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, ordinal),
+               "cudaDeviceGetAttribute(cudaDevAttrMaxThreadsPerMultiProcessor)");
     check_cuda(cudaDeviceGetAttribute(&info.cc_major, cudaDevAttrComputeCapabilityMajor, ordinal),
                "cudaDeviceGetAttribute(cudaDevAttrComputeCapabilityMajor)");
     check_cuda(cudaDeviceGetAttribute(&info.cc_minor, cudaDevAttrComputeCapabilityMinor, ordinal),

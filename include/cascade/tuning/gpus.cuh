@@ -1,6 +1,7 @@
 // cascade/tuning/gpus.cuh: every tuning table, one per GPU class (tuning/table.cuh), and the list
-// default_policy picks from at run time: the table of the newest architecture the device has (else the
-// oldest) and, of that architecture's classes, the fastest whose bandwidth the device has.
+// default_policy picks from at run time: of the classes of the device's own architecture, the fastest
+// whose bandwidth the device has; devices of other architectures (and code compiled for an older one
+// than the device's) use tuning::portable (tuning/portable.cuh).
 //
 //   sm90_h100: compute capability 9.0, any bandwidth (measured on an H100 80GB HBM3, 3352 GB/s)
 //   sm90_h200: compute capability 9.0, at least 4400 GB/s (measured on an H200, 4.8 TB/s)
@@ -11,6 +12,7 @@
 // sm90_h100 keeps the entries that won (docs/rivals.md, "One table or one per GPU").
 #pragma once
 
+#include "portable.cuh"
 #include "sm90_h100.cuh"
 #include "sm90_h200.cuh"
 #include "table.cuh"

@@ -9,7 +9,8 @@
 //              the runtime reports, so that GPUs of one architecture whose best policies differ (an
 //              H100 and an H200: the same 132 SMs, 3.35 and 4.8 TB/s) each get their own table;
 //   item size: sizeof the input's value type, as 1, 2, 4 or 8 (larger types use 8);
-//   op kind:   sum for cascade::plus, min_max for cascade::minimum and cascade::maximum, arg for
+//   op kind:   sum for cascade::plus, min_max for cascade::minimum and cascade::maximum (and for
+//              CCCL's ops of those names: tuned_policy.cuh looks them up as detail::known_op_t), arg for
 //              argmin's, argmax's and minmax's ops (their {index, value} accumulators take more
 //              registers, and 1- and 2-byte items want more of them a thread); any other op
 //              (non_commutative ones too) uses the sum ranges. A table without an arg entry for an
@@ -22,6 +23,7 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
+#include "../detail/device.cuh"
 #include "../indexed.cuh"
 #include "../ops.cuh"
 #include "../policy.cuh"
@@ -38,6 +40,7 @@ struct range {
                 "cascade::tuning::range: default_policy must not wait for other streams' kernels; name a finish "
                 "other than finish::cooperative (e.g. finish::flagged)");
   static constexpr long long max_n = MaxN;
+  static constexpr bool sized_by_device = false;  // true: bound(device) says, at run time (tuning/portable.cuh)
   using policy = Policy;
 };
 
@@ -92,18 +95,27 @@ inline constexpr int item_bytes_of = sizeof(V) <= 1 ? 1 : sizeof(V) <= 2 ? 2 : s
 namespace cascade::detail {
 
 // The index in `gpus` of the class whose table a device of compute capability `cc` (x 10) and `gbs`
-// GB/s uses: of the newest architecture not newer than cc (else the oldest), the fastest class whose
-// least bandwidth the device has (else that architecture's slowest).
+// GB/s uses: of the classes of its own architecture, the fastest whose least bandwidth the device has
+// (else the slowest); -1 when the list has none of that architecture, or when the code that runs was
+// compiled for another (`running`: detail::running_arch, e.g. 80 for a build for sm_80 on a Hopper):
+// a measured table timed its own architecture's code on its own architecture, and any other device
+// takes the portable table (tuning/portable.cuh).
 template <class... Classes>
-constexpr int gpu_class_index(tuning::gpu_list<Classes...>, int cc, int gbs) {
+constexpr int gpu_class_index(tuning::gpu_list<Classes...>, int cc, int gbs, int running) {
   constexpr int archs[] = {Classes::arch...};
   constexpr int min_gbs[] = {Classes::min_gbs...};
-  int arch = archs[0];
-  for (int a : archs) arch = a <= cc && a > arch ? a : arch;
+  if (running != cc) return -1;
   int chosen = -1;
   for (int i = 0; i < static_cast<int>(sizeof...(Classes)); ++i)
-    if (archs[i] == arch && (chosen < 0 || min_gbs[i] <= gbs)) chosen = i;
+    if (archs[i] == cc && (chosen < 0 || min_gbs[i] <= gbs)) chosen = i;
   return chosen;
+}
+
+// The most items a range takes (-1: no bound): its max_n, or what the current device makes of it.
+template <class Range>
+long long range_bound() {
+  if constexpr (Range::sized_by_device) return Range::bound(current_device());
+  else return Range::max_n;
 }
 
 // Calls f(Range{}) with the first range whose bound holds n (the last range otherwise).
@@ -112,7 +124,8 @@ void visit_range(tuning::ranges<First, Rest...>, cuda::std::int64_t n, F&& f) {
   if constexpr (sizeof...(Rest) == 0) {
     f(First{});
   } else {
-    if (First::max_n < 0 || n <= First::max_n) f(First{});
+    long long const bound = range_bound<First>();
+    if (bound < 0 || n <= bound) f(First{});
     else visit_range(tuning::ranges<Rest...>{}, n, static_cast<F&&>(f));
   }
 }
