@@ -5,10 +5,16 @@
 #include <cascade/monoid.cuh>
 #include <cascade/non_commutative.cuh>
 #include <cascade/ops.cuh>
+#include <cascade/detail/atomics.cuh>
+#include <cascade/tree/redux.cuh>
+#include <cascade/tuning/table.cuh>
+
+#include <thrust/functional.h>
 
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace {
 struct custom_op {
@@ -122,4 +128,46 @@ TEST_CASE("arg ops: smaller / larger value, the smaller index on ties") {
   auto const mm = cascade::arg_min_max{}(ma, mc);
   CHECK(mm.min == c);
   CHECK(mm.max == a);
+}
+
+// CCCL's function objects (and Thrust's, the same types) stand for cascade's ops: the same identities,
+// table keys and hardware paths; typed forms only over the type they compute in.
+TEST_CASE("CCCL's ops: identities, table keys and hardware paths of the cascade op they compute") {
+  using cascade::has_identity_v;
+  using cascade::detail::known_op_t;
+  namespace tuning = cascade::tuning;
+  static_assert(std::is_same_v<known_op_t<cuda::std::plus<>, float>, cascade::plus>);
+  static_assert(std::is_same_v<known_op_t<cuda::std::plus<float>, float>, cascade::plus>);
+  static_assert(std::is_same_v<known_op_t<thrust::plus<int>, int>, cascade::plus>);
+  static_assert(std::is_same_v<known_op_t<cuda::std::plus<int>, float>, cuda::std::plus<int>>);  // rounds to int
+  static_assert(std::is_same_v<known_op_t<cuda::std::multiplies<>, double>, cascade::multiplies>);
+  static_assert(std::is_same_v<known_op_t<cuda::minimum<>, int>, cascade::minimum>);
+  static_assert(std::is_same_v<known_op_t<thrust::maximum<double>, double>, cascade::maximum>);
+  static_assert(std::is_same_v<known_op_t<cuda::std::bit_xor<unsigned>, unsigned>, cascade::bit_xor>);
+  static_assert(std::is_same_v<known_op_t<cuda::std::logical_or<>, bool>, cascade::logical_or>);
+  static_assert(std::is_same_v<known_op_t<cuda::std::minus<>, int>, cuda::std::minus<>>);  // not a monoid
+  static_assert(std::is_same_v<known_op_t<cascade::plus, int>, cascade::plus>);
+
+  CHECK(cascade::identity<cuda::std::plus<>, int>::value() == 0);
+  CHECK(cascade::identity<cuda::std::multiplies<float>, float>::value() == 1.0f);
+  CHECK(cascade::identity<cuda::minimum<>, int>::value() == std::numeric_limits<int>::max());
+  CHECK(cascade::identity<thrust::minimum<float>, float>::value() == std::numeric_limits<float>::infinity());
+  CHECK(cascade::identity<cuda::maximum<>, double>::value() == -std::numeric_limits<double>::infinity());
+  CHECK(cascade::identity<cuda::std::bit_and<>, std::uint8_t>::value() == 0xff);
+  CHECK(cascade::identity<cuda::std::bit_or<>, int>::value() == 0);
+  CHECK(cascade::identity<cuda::std::bit_xor<>, long>::value() == 0);
+  CHECK(cascade::identity<cuda::std::logical_and<>, int>::value() == 1);
+  CHECK(cascade::identity<cuda::std::logical_or<>, int>::value() == 0);
+  static_assert(!has_identity_v<cuda::std::plus<int>, float>);  // a plain functor over float
+  static_assert(!has_identity_v<cuda::std::bit_and<>, float>);
+  static_assert(!has_identity_v<cuda::std::minus<>, int>);
+  static_assert(has_identity_v<cascade::non_commutative_op<cuda::std::plus<>>, int>);
+
+  static_assert(tuning::op_kind_of<known_op_t<cuda::minimum<>, float>> == tuning::op_kind::min_max);
+  static_assert(tuning::op_kind_of<known_op_t<thrust::plus<float>, float>> == tuning::op_kind::sum);
+  static_assert(cascade::detail::has_native_atomic<float, cuda::std::plus<>>);
+  static_assert(cascade::detail::has_native_atomic<int, cuda::minimum<int>>);
+  static_assert(!cascade::detail::has_native_atomic<float, cuda::minimum<>>);  // no float atomicMin
+  static_assert(!cascade::detail::has_native_atomic<float, cuda::std::plus<int>>);
+  static_assert(cascade::detail::has_hardware_warp_reduce<int, cuda::maximum<>>);
 }

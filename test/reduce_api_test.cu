@@ -6,10 +6,12 @@
 
 #include <cascade/cascade.cuh>
 #include <thrust/device_vector.h>
+#include <thrust/functional.h>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -150,6 +152,57 @@ TEST_CASE("scratch: no new device memory in steady state, nothing left in use") 
   for (int i = 0; i < 200; ++i) REQUIRE(cascade::reduce(seq_recursive{}, p, p + d.size(), 0.0f) == expected);
   CHECK(cascade::detail::scratch_reserved_bytes() == reserved);
   CHECK(cascade::detail::scratch_used_bytes() == used);
+}
+
+// CCCL's and Thrust's function objects are cascade's ops: the init-less forms start from their
+// identities, the atomic finish takes the hardware atomics, tree::redux the warp instructions; the
+// results those of CUB and a host fold.
+TEST_CASE("CCCL's and Thrust's ops: identities, every path, against CUB and the host") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x2011);
+  using atomic = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::atomic>;
+  using redux = cascade::policy<256, 4, cascade::compiled_or_t<cascade::tree::redux, cascade::tree::shuffle>,
+                                cascade::finish::last_block>;
+  for (long long n : {1ll, 1023ll, 4099ll, (1ll << 20) + 7}) {
+    CAPTURE(n);
+    auto xs = random_ints(n, rng);
+    std::vector<unsigned> us(xs.begin(), xs.end());
+    std::vector<float> fs(xs.begin(), xs.end());
+    for (auto& f : fs) f *= 0.25f;  // exact: float sums of these are exact at these sizes
+    thrust::device_vector<int> di(xs.begin(), xs.end());
+    thrust::device_vector<unsigned> du(us.begin(), us.end());
+    thrust::device_vector<float> df(fs.begin(), fs.end());
+    int const* pi = thrust::raw_pointer_cast(di.data());
+    unsigned const* pu = thrust::raw_pointer_cast(du.data());
+    float const* pf = thrust::raw_pointer_cast(df.data());
+
+    int const sum = static_cast<int>(host_sum(xs));
+    int const lo = *std::min_element(xs.begin(), xs.end()), hi = *std::max_element(xs.begin(), xs.end());
+    unsigned x = 0, o = 0;
+    for (unsigned u : us) x ^= u, o |= u;
+    double fsum = 0;
+    for (float f : fs) fsum += f;
+
+    REQUIRE(cub_reduce(pi, n, 0, cuda::std::plus<>{}) == sum);
+    CHECK(cascade::reduce(pi, pi + n, cuda::std::plus<>{}) == sum);  // the op is not taken as init
+    CHECK(cascade::reduce(atomic{}, pi, pi + n, cuda::std::plus<int>{}) == sum);
+    CHECK(cascade::reduce(redux{}, pi, pi + n, thrust::plus<int>{}) == sum);
+    CHECK(cascade::reduce(pi, pi + n, cuda::minimum<>{}) == lo);
+    CHECK(cascade::reduce(atomic{}, pi, pi + n, cuda::minimum<int>{}) == lo);
+    CHECK(cascade::reduce(redux{}, pi, pi + n, thrust::maximum<int>{}) == hi);
+    CHECK(cascade::reduce(atomic{}, pi, pi + n, cuda::maximum<>{}) == hi);
+    CHECK(cascade::reduce(pu, pu + n, cuda::std::bit_xor<>{}) == x);
+    CHECK(cascade::reduce(atomic{}, pu, pu + n, cuda::std::bit_or<unsigned>{}) == o);
+    CHECK(cascade::reduce(pu, pu + n, cuda::std::bit_and<>{}) == cub_reduce(pu, n, ~0u, cuda::std::bit_and<>{}));
+    CHECK(cascade::reduce(pi, pi + n, cuda::std::logical_or<>{}) == cub_reduce(pi, n, 0, cuda::std::logical_or<>{}));
+    CHECK(cascade::reduce(pi, pi + n, cuda::std::logical_and<>{}) == cub_reduce(pi, n, 1, cuda::std::logical_and<>{}));
+    CHECK(cascade::reduce(pf, pf + n, cuda::std::plus<>{}) == static_cast<float>(fsum));
+    CHECK(cascade::reduce(atomic{}, pf, pf + n, thrust::plus<float>{}) == static_cast<float>(fsum));
+    CHECK(cascade::reduce(pf, pf + n, thrust::minimum<float>{}) == static_cast<float>(lo) * 0.25f);
+    // a typed op over another accumulator stays a plain functor: every step rounds to int
+    float const rounded = cascade::reduce(pf, pf + n, 0.0f, cuda::std::plus<int>{});
+    CHECK(rounded == cub_reduce(pf, n, 0.0f, cuda::std::plus<int>{}));
+  }
 }
 
 }  // TEST_SUITE("gpu")

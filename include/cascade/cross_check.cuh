@@ -73,10 +73,10 @@ struct abs_as_double {
   }
 };
 
-template <class Op, class Base>
-inline constexpr bool is_op_v = cuda::std::is_same_v<Op, Base>;
-template <class Op, class E, class Base>
-inline constexpr bool is_op_v<monoid_op<Op, E>, Base> = cuda::std::is_same_v<Op, Base>;
+template <class Op, class T, class Base>
+inline constexpr bool is_op_v = is_known_op_v<Op, T, Base>;
+template <class Op, class E, class T, class Base>
+inline constexpr bool is_op_v<monoid_op<Op, E>, T, Base> = is_known_op_v<Op, T, Base>;
 
 // gamma(k) = k u / (1 - k u) for T's unit roundoff u; infinite once k u >= 1.
 template <class T>
@@ -131,11 +131,11 @@ cross_check_result<T> cross_check(Policy const& policy, It first, It last, T ini
   r.cub = detail::cub_reduce_value<T>(first, n, init, op, policy.stream());
   if constexpr (detail::is_floating_v<T>) {
     double const a = detail::to_double(r.cascade), b = detail::to_double(r.cub);
-    if constexpr (detail::is_op_v<Op, plus>) {
+    if constexpr (detail::is_op_v<Op, T, plus>) {
       double const sum_abs = transform_reduce(default_policy{}.on(policy.stream()), first, last, 0.0, plus{},
                                               detail::abs_as_double<T>{});
       r.tolerance = 2 * detail::rounding_gamma<T>(detail::sum_depth_bound(n)) * sum_abs;
-    } else if constexpr (detail::is_op_v<Op, multiplies>) {
+    } else if constexpr (detail::is_op_v<Op, T, multiplies>) {
       r.tolerance = 2 * detail::rounding_gamma<T>(static_cast<double>(n > 1 ? n - 1 : 0)) *
                     (std::fabs(a) > std::fabs(b) ? std::fabs(a) : std::fabs(b));
     }

@@ -7,7 +7,9 @@
 // Declared for cascade's ops over every arithmetic type, __half and __nv_bfloat16: plus 0,
 // multiplies 1, minimum +inf (floating point) or the maximum (integers), maximum -inf or the lowest,
 // logical_and true, logical_or false (as T: 1 and 0; neutral up to truth value), and for integers
-// only bit_and ~0, bit_or 0, bit_xor 0. Specialize identity<YourOp, T> (a static value()) for your
+// only bit_and ~0, bit_or 0, bit_xor 0; and for CCCL's function objects of those names
+// (cuda::std::plus<>, cuda::minimum<T>, thrust::maximum<T>, ...: detail/known_op.cuh) the same.
+// Specialize identity<YourOp, T> (a static value()) for your
 // own ops, or pair an op with its identity at the call with cascade::monoid (monoid.cuh).
 // cascade needs no identity to reduce: it is what reduce(policy, first, last, op) starts from, and
 // what the tests and hardware paths use to pad.
@@ -19,6 +21,8 @@
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
+
+#include "detail/known_op.cuh"
 
 namespace cascade {
 
@@ -105,6 +109,11 @@ template <class T>
 struct identity<bit_xor, T, cuda::std::enable_if_t<detail::is_bitwise_v<T>>> {
   __host__ __device__ static constexpr T value() { return T(0); }
 };
+
+// CCCL's function objects (cuda::std::plus<>, cuda::minimum<>, thrust::plus<T>, ...): the identity of
+// the cascade op they compute (detail/known_op.cuh).
+template <class Op, class T>
+struct identity<Op, T, cuda::std::enable_if_t<detail::is_cccl_op_v<Op, T>>> : identity<detail::known_op_t<Op, T>, T> {};
 
 namespace detail {
 

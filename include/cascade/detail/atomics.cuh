@@ -1,6 +1,6 @@
 // cascade/detail/atomics.cuh: combine a value into device memory atomically, *target = op(*target, v).
 // Native instructions where type and op allow (add for 32/64-bit integers, float and double; min and
-// max for 32/64-bit integers), a compare-and-swap loop for any other op on types of 2, 4 or 8 bytes.
+// max for 32/64-bit integers; CCCL's ops of those names too), a compare-and-swap loop for any other op on types of 2, 4 or 8 bytes.
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -8,6 +8,7 @@
 #include <cuda/std/type_traits>
 
 #include "../ops.cuh"
+#include "known_op.cuh"
 
 namespace cascade::detail {
 
@@ -27,9 +28,9 @@ inline constexpr bool is_atomic_integer =
 
 template <class T, class Op>
 inline constexpr bool has_native_atomic =
-    (cuda::std::is_same_v<Op, plus> &&
+    (is_known_op_v<Op, T, plus> &&
      (is_atomic_integer<T> || cuda::std::is_same_v<T, float> || cuda::std::is_same_v<T, double>)) ||
-    ((cuda::std::is_same_v<Op, minimum> || cuda::std::is_same_v<Op, maximum>) && is_atomic_integer<T>);
+    ((is_known_op_v<Op, T, minimum> || is_known_op_v<Op, T, maximum>) && is_atomic_integer<T>);
 
 template <class T, class Op>
 __device__ void atomic_combine(T* target, T const& value, Op op) {
@@ -40,9 +41,9 @@ __device__ void atomic_combine(T* target, T const& value, Op op) {
       using word = atomic_int_t<T>;
       // Signed addition wraps like unsigned in two's complement: add 64-bit signed as unsigned.
       using add_word = cuda::std::conditional_t<sizeof(T) == 8, unsigned long long, word>;
-      if constexpr (cuda::std::is_same_v<Op, plus>)
+      if constexpr (is_known_op_v<Op, T, plus>)
         atomicAdd(reinterpret_cast<add_word*>(target), static_cast<add_word>(value));
-      else if constexpr (cuda::std::is_same_v<Op, minimum>)
+      else if constexpr (is_known_op_v<Op, T, minimum>)
         atomicMin(reinterpret_cast<word*>(target), static_cast<word>(value));
       else
         atomicMax(reinterpret_cast<word*>(target), static_cast<word>(value));

@@ -1,0 +1,72 @@
+// cascade/detail/known_op.cuh: which of cascade's ops a CCCL function object computes, so that code
+// written for CUB and Thrust gets the same identities, tuned table entries and hardware paths
+// (atomics, redux) as cascade's own ops.
+//
+// known_op_t<Op, T> is cascade's op for Op over accumulator T: Op itself for cascade's ops and any
+// other functor; plus, multiplies, bit_and, bit_or, bit_xor, logical_and, logical_or for the
+// cuda::std ones of those names, minimum and maximum for cuda::minimum and cuda::maximum. Thrust's
+// functors are those same types (thrust::plus is cuda::std::plus, thrust::minimum is cuda::minimum).
+// Typed forms count when they compute in T itself (cuda::std::plus<T>, or <void>); cuda::std::plus<int>
+// over a float accumulator rounds every step to int and stays a plain functor.
+//
+// They compute what cascade's do, except which operand cuda::minimum/maximum return on ties (the
+// second; cascade's the first): the same value, except for -0.0 and +0.0, and for NaN operands. The
+// identities and hardware paths apply only where that cannot show (the hardware min/max take integers).
+#pragma once
+
+#include <cuda/functional>
+#include <cuda/std/functional>
+#include <cuda/std/type_traits>
+
+namespace cascade {
+
+struct plus;
+struct multiplies;
+struct minimum;
+struct maximum;
+struct logical_and;
+struct logical_or;
+struct bit_and;
+struct bit_or;
+struct bit_xor;
+
+namespace detail {
+
+template <class U, class T>
+inline constexpr bool computes_in = cuda::std::is_same_v<U, void> || cuda::std::is_same_v<U, T>;
+
+template <class Op, class T>
+struct known_op {
+  using type = Op;
+};
+
+#define CASCADE_KNOWN_OP(Cccl, Cascade)                \
+  template <class U, class T>                          \
+    requires computes_in<U, T>                         \
+  struct known_op<Cccl<U>, T> {                        \
+    using type = Cascade;                              \
+  };
+CASCADE_KNOWN_OP(cuda::std::plus, plus)
+CASCADE_KNOWN_OP(cuda::std::multiplies, multiplies)
+CASCADE_KNOWN_OP(cuda::std::bit_and, bit_and)
+CASCADE_KNOWN_OP(cuda::std::bit_or, bit_or)
+CASCADE_KNOWN_OP(cuda::std::bit_xor, bit_xor)
+CASCADE_KNOWN_OP(cuda::std::logical_and, logical_and)
+CASCADE_KNOWN_OP(cuda::std::logical_or, logical_or)
+CASCADE_KNOWN_OP(cuda::minimum, minimum)
+CASCADE_KNOWN_OP(cuda::maximum, maximum)
+#undef CASCADE_KNOWN_OP
+
+template <class Op, class T>
+using known_op_t = typename known_op<Op, T>::type;
+
+// Whether Op is a CCCL function object that stands for one of cascade's ops over T.
+template <class Op, class T>
+inline constexpr bool is_cccl_op_v = !cuda::std::is_same_v<known_op_t<Op, T>, Op>;
+
+// Whether Op computes cascade's Base over T (Base itself, or its CCCL counterpart).
+template <class Op, class T, class Base>
+inline constexpr bool is_known_op_v = cuda::std::is_same_v<known_op_t<Op, T>, Base>;
+
+}  // namespace detail
+}  // namespace cascade
