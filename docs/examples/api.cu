@@ -3,6 +3,7 @@
 // example got the answer it states.
 #include <cascade/cascade.cuh>
 #include <thrust/device_vector.h>
+#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sequence.h>
 
@@ -196,6 +197,20 @@ void run() {
     unsigned e = cascade::reduce(p, x, x + 4, cascade::bit_xor{});      // 12^10^6^7 = 7
     // [/ops]
     expect(s == 35 && m == 5040 && lo == 6 && hi == 12 && all == 1 && any == 1 && a == 0 && o == 15 && e == 7, "ops");
+  }
+  {
+    // [cccl_ops]
+    thrust::device_vector<int> v(4);
+    v[0] = 12; v[1] = -10; v[2] = 6; v[3] = 7;
+    int const* x = thrust::raw_pointer_cast(v.data());
+    int s = cascade::reduce(x, x + 4, cuda::std::plus<>{});                   // 15: init is plus's identity
+    int lo = cascade::reduce(x, x + 4, cuda::minimum<>{});                    // -10
+    int hi = cascade::reduce(x, x + 4, thrust::maximum<int>{});               // 12
+    int e = cascade::reduce(x, x + 4, cuda::std::bit_xor<>{});                // 12 ^ -10 ^ 6 ^ 7
+    using atomic = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::atomic>;
+    int t = cascade::reduce(atomic{}, x, x + 4, 100, cuda::std::plus<int>{});  // 115: hardware atomicAdd
+    // [/cccl_ops]
+    expect(s == 15 && lo == -10 && hi == 12 && e == (12 ^ -10 ^ 6 ^ 7) && t == 115, "cccl ops");
   }
   {
     // [identity]
