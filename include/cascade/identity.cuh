@@ -26,15 +26,7 @@
 
 namespace cascade {
 
-struct plus;
-struct multiplies;
-struct minimum;
-struct maximum;
-struct logical_and;
-struct logical_or;
-struct bit_and;
-struct bit_or;
-struct bit_xor;
+// cascade's ops (ops.cuh) are declared in detail/known_op.cuh.
 
 namespace detail {
 
