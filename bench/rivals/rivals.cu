@@ -38,7 +38,7 @@ namespace rivals {
 #define RIVALS_UNITS(X)                                                                                       \
   X(reduce, float) X(reduce, double) X(reduce, int32) X(reduce, int64) X(reduce, int8) X(reduce, half)         \
   X(arg, float) X(arg, double) X(arg, int32) X(arg, int8) X(arg, half)                                        \
-  X(transform, float) X(transform, double) X(transform, half)
+  X(transform, float) X(transform, double) X(transform, half) X(exact, float) X(exact, double)
 #define RIVALS_DECLARE(family, item) void unit_##family##_##item(settings const&, cascade_bench::timer&, sink&);
 RIVALS_UNITS(RIVALS_DECLARE)
 #undef RIVALS_DECLARE
@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
                           "every cascade algorithm against CUB's (every determinism mode this CCCL offers), hot and "
                           "cold, on the same buffers in alternating runs, with the read ceiling (GPU time).");
   cascade_bench::add_options(line, io);
-  line.list("--families", &families, "reduce, arg (argmin, argmax, minmax), transform (default: all)")
+  line.list("--families", &families, "reduce, arg (argmin, argmax, minmax), transform, exact (default: all)")
       .list("--units", &only, "units to run, e.g. reduce-float,arg-int8 (default: all of the families)")
       .option("--min-log2", &s.min_log2, "smallest size, log2 (default 10)")
       .option("--max-log2", &s.max_log2, "largest size, log2 (default 30)")

@@ -523,8 +523,85 @@ void run_transform(settings const& s, cascade_bench::timer& t, sink& out) {
   }
 }
 
+#elif defined(RIVALS_FAMILY_IS_exact)
+// ---------------------------------------------------------------------------------------------------
+// exact: cascade::exact_plus and reproducible_plus (the same bits under every policy) against CUB's
+// sum in each determinism mode (gpu_to_gpu, CCCL's reproducible sum, where the CCCL has it) and
+// cascade's plain sum, plus a few fixed shapes of exact_plus (which the default policy's entry chose
+// from). Results agree within the float tolerance: exact_plus is the correctly rounded sum, CUB's and
+// the plain sum are not.
+
+template <int Block, int Coarse>
+void add_exact_shape(measurement& m, item const* in, item* d_out, long long n) {
+  using shape = cascade::policy<Block, Coarse, cascade::tree::shuffle, cascade::finish::flagged>;
+  m.contenders.push_back({"cascade::reduce_into(<" + std::to_string(Block) + ", " + std::to_string(Coarse) +
+                              ", shuffle, flagged>, exact_plus)",
+                          "cascade", "exact", [in, d_out, n] {
+                            cascade::reduce_into(shape{}, in, in + n, d_out, item(0), cascade::exact_plus{});
+                          }});
+}
+
+void run_exact(settings const& s, cascade_bench::timer& t, sink& out) {
+  static_assert(std::is_floating_point_v<item>, "the exact family runs over float and double");
+  buffers b(s, sizeof(item), 0x5EED0000ull + sizeof(item) * 7);
+  item* const d_out = static_cast<item*>(b.out);
+  item const* const in = b.items;
+  std::size_t bytes = 0;
+  CASCADE_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, in, d_out, b.max_n));
+  b.reserve_temp(bytes);
+  for (long long n : b.sizes_of(s)) {
+    measurement m;
+    m.family = "exact";
+    m.config = std::string(item_name) + "-exact";
+    m.item = item_name;
+    m.n = n;
+    m.bytes = double(n) * sizeof(item);
+    m.items = in;
+    m.out = b.out;
+    m.out_bytes = sizeof(item);
+    m.contenders.push_back({"cub::DeviceReduce::Sum", "cub", "run_to_run (two-phase)", [&b, in, d_out, n] {
+                              std::size_t bytes = b.temp_bytes;
+                              CASCADE_CUDA_CHECK(cub::DeviceReduce::Sum(b.temp, bytes, in, d_out, n));
+                            }});
+#if RIVALS_CUB_ENV
+    namespace determinism = cuda::execution::determinism;
+    m.contenders.push_back({"cub::DeviceReduce::Sum", "cub", "gpu_to_gpu (env)", [in, d_out, n] {
+                              auto const env = cuda::execution::require(determinism::gpu_to_gpu);
+                              CASCADE_CUDA_CHECK(cub::DeviceReduce::Sum(in, d_out, n, env));
+                            }});
+    m.contenders.push_back({"cub::DeviceReduce::Sum", "cub", "not_guaranteed (env)", [in, d_out, n] {
+                              auto const env = cuda::execution::require(determinism::not_guaranteed);
+                              CASCADE_CUDA_CHECK(cub::DeviceReduce::Sum(in, d_out, n, env));
+                            }});
+#endif
+    m.contenders.push_back({"cascade::reduce_into(default_policy, plus)", "cascade", "deterministic", [in, d_out, n] {
+                              cascade::reduce_into(cascade::default_policy{}, in, in + n, d_out, item(0),
+                                                   cascade::plus{});
+                            }});
+    m.contenders.push_back({"cascade::reduce_into(default_policy, exact_plus)", "cascade", "exact", [in, d_out, n] {
+                              cascade::reduce_into(cascade::default_policy{}, in, in + n, d_out, item(0),
+                                                   cascade::exact_plus{});
+                            }});
+    m.contenders.push_back({"cascade::reduce_into(default_policy, reproducible_plus)", "cascade", "reproducible",
+                            [in, d_out, n] {
+                              cascade::reduce_into(cascade::default_policy{}, in, in + n, d_out, item(0),
+                                                   cascade::reproducible_plus{});
+                            }});
+    if (s.arg_shapes) {  // --arg-shapes: also exact_plus under fixed shapes
+      add_exact_shape<256, 16>(m, in, d_out, n);
+      add_exact_shape<512, 16>(m, in, d_out, n);
+      add_exact_shape<512, 32>(m, in, d_out, n);
+      add_exact_shape<1024, 16>(m, in, d_out, n);
+      add_exact_shape<256, 32>(m, in, d_out, n);
+    }
+    m.agree = &accumulators_agree<true>;
+    m.format = &format_accumulator<>;
+    measure(t, s, m, out);
+  }
+}
+
 #else
-#error "RIVALS_FAMILY_IS_reduce, _arg or _transform: one of them, as RIVALS_FAMILY says"
+#error "RIVALS_FAMILY_IS_reduce, _arg, _transform or _exact: one of them, as RIVALS_FAMILY says"
 #endif
 
 }  // namespace

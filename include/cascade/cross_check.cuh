@@ -42,7 +42,9 @@
 #include "ops.cuh"
 #include "policy.cuh"
 #include "reduce.cuh"
+#include "finish/two_pass.cuh"
 #include "transform_reduce.cuh"
+#include "tree/interleaved.cuh"
 
 namespace cascade {
 
@@ -127,21 +129,32 @@ cross_check_result<T> cross_check(Policy const& policy, It first, It last, T ini
                 "marked cascade::non_commutative; compare with a host fold instead");
   auto const n = detail::checked_size(first, last, "cascade::cross_check");
   cross_check_result<T> r{};
-  r.cascade = reduce(policy, first, last, init, op);
-  r.cub = detail::cub_reduce_value<T>(first, n, init, op, policy.stream());
-  if constexpr (detail::is_floating_v<T>) {
-    double const a = detail::to_double(r.cascade), b = detail::to_double(r.cub);
-    if constexpr (detail::is_op_v<Op, T, plus>) {
-      double const sum_abs = transform_reduce(default_policy{}.on(policy.stream()), first, last, 0.0, plus{},
-                                              detail::abs_as_double<T>{});
-      r.tolerance = 2 * detail::rounding_gamma<T>(detail::sum_depth_bound(n)) * sum_abs;
-    } else if constexpr (detail::is_op_v<Op, T, multiplies>) {
-      r.tolerance = 2 * detail::rounding_gamma<T>(static_cast<double>(n > 1 ? n - 1 : 0)) *
-                    (std::fabs(a) > std::fabs(b) ? std::fabs(a) : std::fabs(b));
-    }
-    r.agree = a == b || (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= r.tolerance;
+  if constexpr (detail::is_exact_op_v<Op>) {
+    // The exact sums promise the same bits under every policy: the policy's result against the same
+    // sum under the simplest one (interleaved tree, two passes), bitwise; `cub` is CUB's plain sum.
+    using reference = cascade::policy<256, 1, tree::interleaved, finish::two_pass>;
+    r.cascade = reduce(policy, first, last, init, op);
+    T const expected = reduce(reference{}.on(policy.stream()), first, last, init, op);
+    r.cub = detail::cub_reduce_value<T>(first, n, init, cuda::std::plus<T>{}, policy.stream());
+    r.tolerance = 0;
+    r.agree = std::memcmp(&r.cascade, &expected, sizeof(T)) == 0 || (std::isnan(r.cascade) && std::isnan(expected));
   } else {
-    r.agree = detail::same_value(r.cascade, r.cub);
+    r.cascade = reduce(policy, first, last, init, op);
+    r.cub = detail::cub_reduce_value<T>(first, n, init, op, policy.stream());
+    if constexpr (detail::is_floating_v<T>) {
+      double const a = detail::to_double(r.cascade), b = detail::to_double(r.cub);
+      if constexpr (detail::is_op_v<Op, T, plus>) {
+        double const sum_abs = transform_reduce(default_policy{}.on(policy.stream()), first, last, 0.0, plus{},
+                                                detail::abs_as_double<T>{});
+        r.tolerance = 2 * detail::rounding_gamma<T>(detail::sum_depth_bound(n)) * sum_abs;
+      } else if constexpr (detail::is_op_v<Op, T, multiplies>) {
+        r.tolerance = 2 * detail::rounding_gamma<T>(static_cast<double>(n > 1 ? n - 1 : 0)) *
+                      (std::fabs(a) > std::fabs(b) ? std::fabs(a) : std::fabs(b));
+      }
+      r.agree = a == b || (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= r.tolerance;
+    } else {
+      r.agree = detail::same_value(r.cascade, r.cub);
+    }
   }
   return r;
 }

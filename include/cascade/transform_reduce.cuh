@@ -14,10 +14,21 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "detail/exact_sum.cuh"
 #include "detail/input_iterators.cuh"
 #include "memory_resource.cuh"
 #include "policy.cuh"
 #include "reduce.cuh"
+
+namespace cascade::detail {
+
+// What t's results are read as: init's type, or double for the exact sums, which converts every result
+// they take (float, double, half, bfloat16, 32-bit integers) exactly, so that exact_plus sums t's own
+// results even into a float (e.g. products of two floats, formed in double: an exact dot product).
+template <class It, class TransformOp, class T, class ReduceOp>
+using transformed_input_t = transform_input<It, TransformOp, cuda::std::conditional_t<is_exact_op_v<ReduceOp>, double, T>>;
+
+}  // namespace cascade::detail
 
 namespace cascade {
 
@@ -25,7 +36,7 @@ template <class Policy, class It, class T, class ReduceOp, class TransformOp>
   requires is_policy_v<Policy>
 T transform_reduce(Policy const& policy, It first, It last, T init, ReduceOp reduce_op, TransformOp transform_op) {
   auto const n = detail::checked_size(first, last, "cascade::transform_reduce");
-  return detail::reduce_n(policy, detail::transform_input<It, TransformOp, T>{first, transform_op}, n, init, reduce_op);
+  return detail::reduce_n(policy, detail::transformed_input_t<It, TransformOp, T, ReduceOp>{first, transform_op}, n, init, reduce_op);
 }
 
 // The same result written to *d_out (device memory), ordered on the policy's stream; the host does not
@@ -35,7 +46,7 @@ template <class Policy, class It, class OutIt, class T, class ReduceOp, class Tr
 void transform_reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init, ReduceOp reduce_op,
                            TransformOp transform_op) {
   auto const n = detail::checked_size(first, last, "cascade::transform_reduce_into");
-  detail::dispatch_reduce_into(policy, detail::transform_input<It, TransformOp, T>{first, transform_op}, n, d_out,
+  detail::dispatch_reduce_into(policy, detail::transformed_input_t<It, TransformOp, T, ReduceOp>{first, transform_op}, n, d_out,
                                init, reduce_op);
 }
 
@@ -47,7 +58,7 @@ void transform_reduce_into(Policy const& policy, It first, It last, OutIt d_out,
   auto const n = detail::checked_size(first, last, "cascade::transform_reduce_into");
   detail::scratch_source const source = detail::resource_scratch_source(resource);
   detail::scoped_scratch_source const use(source);
-  detail::dispatch_reduce_into(policy, detail::transform_input<It, TransformOp, T>{first, transform_op}, n, d_out,
+  detail::dispatch_reduce_into(policy, detail::transformed_input_t<It, TransformOp, T, ReduceOp>{first, transform_op}, n, d_out,
                                init, reduce_op);
 }
 
@@ -58,7 +69,7 @@ void transform_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes
                            It last, OutIt d_out, T init, ReduceOp reduce_op, TransformOp transform_op) {
   auto const n = detail::checked_size(first, last, "cascade::transform_reduce_into");
   detail::dispatch_reduce_into(d_temp_storage, temp_storage_bytes, policy,
-                               detail::transform_input<It, TransformOp, T>{first, transform_op}, n, d_out, init,
+                               detail::transformed_input_t<It, TransformOp, T, ReduceOp>{first, transform_op}, n, d_out, init,
                                reduce_op, "cascade::transform_reduce_into");
 }
 

@@ -34,7 +34,9 @@ inline constexpr bool has_native_atomic =
 
 template <class T, class Op>
 __device__ void atomic_combine(T* target, T const& value, Op op) {
-  if constexpr (has_native_atomic<T, Op>) {
+  if constexpr (requires { op.atomic_merge(target, value); }) {
+    op.atomic_merge(target, value);  // an op with its own atomic form (exact_plus's spill)
+  } else if constexpr (has_native_atomic<T, Op>) {
     if constexpr (cuda::std::is_floating_point_v<T>) {
       atomicAdd(target, value);
     } else {

@@ -24,8 +24,10 @@
 #include "../tree/tag.cuh"
 #include "arch.cuh"
 #include "device.cuh"
+#include "exact_sum.cuh"
 #include "kernels.cuh"
 #include "memory_check.cuh"
+#include "scratch.cuh"
 #include "scratch_source.cuh"
 #include "sinks.cuh"
 
@@ -141,15 +143,57 @@ struct policy_dispatch {
   }
 };
 
+// exact_plus and reproducible_plus: the call runs with the exact accumulator (detail/exact_sum.cuh) as
+// T, its op, and a writer that rounds the final state into d_out, over a zeroed spill in scratch.
+template <class It, class T>
+struct exact_call {
+  using item = cuda::std::remove_cvref_t<decltype(cuda::std::declval<It const&>()[0])>;
+  static_assert(cuda::std::is_same_v<T, float> || cuda::std::is_same_v<T, double>,
+                "cascade::exact_plus / reproducible_plus: the result type (init's type) must be float or double; "
+                "pass 0.0f or 0.0 as init");
+  static_assert(exact::is_item_v<item>,
+                "cascade::exact_plus / reproducible_plus: the items must be float, double, __half, __nv_bfloat16 "
+                "or integers of at most 32 bits (transform_reduce: the transform's result)");
+  static constexpr int levels = exact::levels_for<item>;
+  using state = exact::state<levels>;
+  using op = exact::op<levels>;
+  template <class OutIt>
+  using writer = exact::result_writer<OutIt, T, levels>;
+};
+
+template <class Policy, class It, class OutIt, class T>
+void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init) {
+  using call = exact_call<It, T>;
+  cudaStream_t const stream = policy.stream();
+  current_device();
+  check_device_accessible(d_out, "the output (d_out)");
+  scratch_buffer spill(exact::spill_bytes, stream, "cascade::exact_plus");
+  auto* const area = spill.as<exact::spill_area>();
+  check_cuda(cudaMemsetAsync(area, 0, exact::spill_bytes, stream), "cudaMemsetAsync (exact_plus's spill)");
+  if constexpr (requires { Policy::finish_type::folds_on_host; })
+    static_assert(!Policy::finish_type::folds_on_host,
+                  "cascade::exact_plus / reproducible_plus: finish::host folds on the host, which cannot add to "
+                  "the device's exact accumulator; use any other finish");
+  policy_dispatch<Policy>::run(policy, first, n, typename call::template writer<OutIt>{d_out, area, double(init)},
+                               typename call::state{}, typename call::op{area});
+}
+
 template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
-  static_assert(is_policy_v<Policy>,
-                "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
-                "e.g. cascade::default_policy{}");
-  static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
-                "cascade: the accumulator type (the type of init) must be trivially copyable and default "
-                "constructible, as it lives in registers and shared memory");
-  policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);
+  if constexpr (is_exact_op_v<Op>) {
+    static_assert(is_policy_v<Policy>,
+                  "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
+                  "e.g. cascade::default_policy{}");
+    dispatch_exact_into(policy, first, n, d_out, init);
+  } else {
+    static_assert(is_policy_v<Policy>,
+                  "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
+                  "e.g. cascade::default_policy{}");
+    static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
+                  "cascade: the accumulator type (the type of init) must be trivially copyable and default "
+                  "constructible, as it lives in registers and shared memory");
+    policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);
+  }
 }
 
 // What a call of n items asks of the caller's temporary storage: its pieces, plus room to align the
@@ -157,7 +201,15 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
 // allocated for it is never a null pointer, which would read as another size query.
 template <class Policy, class It, class OutIt, class T, class Op>
 std::size_t temp_storage_bytes_of(Policy const& policy, cuda::std::int64_t n) {
-  std::size_t const pieces = policy_dispatch<Policy>::template scratch_bytes<It, OutIt, T, Op>(policy, n);
+  std::size_t pieces = 0;
+  if constexpr (is_exact_op_v<Op>) {
+    using call = exact_call<It, T>;
+    pieces = scratch_piece_bytes(exact::spill_bytes) +
+             policy_dispatch<Policy>::template scratch_bytes<It, typename call::template writer<OutIt>,
+                                                             typename call::state, typename call::op>(policy, n);
+  } else {
+    pieces = policy_dispatch<Policy>::template scratch_bytes<It, OutIt, T, Op>(policy, n);
+  }
   return pieces == 0 ? 1 : pieces + scratch_alignment - 1;
 }
 

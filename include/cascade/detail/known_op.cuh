@@ -29,6 +29,8 @@ struct logical_or;
 struct bit_and;
 struct bit_or;
 struct bit_xor;
+struct exact_plus;
+struct reproducible_plus;
 
 namespace detail {
 

@@ -20,22 +20,43 @@
 
 namespace cascade::detail {
 
+// An op may take items as they are read instead of converting each to the accumulator first:
+// op.deposit(acc, x). exact_plus's state (detail/exact_sum.cuh) takes a float in a few additions, where
+// converting it to a state and merging would take dozens.
+template <class Op, class T, class X>
+concept deposits = requires(Op const& op, T& acc, X const& x) { op.deposit(acc, x); };
+
+// What a thread holds an item as between reading and folding it: as read for a depositing op, else T.
+template <class T, class Op, class X>
+using item_t = cuda::std::conditional_t<deposits<Op, T, cuda::std::remove_cvref_t<X>>, cuda::std::remove_cvref_t<X>, T>;
+
 // acc = acc op items[0] op ... op items[N-1], or items[0] op ... when `fresh` (no value yet).
-template <class T, int N, class Op>
-__device__ void fold_in_order(T& acc, bool fresh, T const (&items)[N], Op op) {
-  int k0 = 0;
-  if (fresh) {
-    acc = items[0];
-    k0 = 1;
-  }
+template <class T, class I, int N, class Op>
+__device__ void fold_in_order(T& acc, bool fresh, I const (&items)[N], Op op) {
+  if constexpr (deposits<Op, T, I>) {
+    if (fresh) acc = T{};
 #pragma unroll
-  for (int k = 0; k < N; ++k)
-    if (k >= k0) acc = static_cast<T>(op(acc, items[k]));
+    for (int k = 0; k < N; ++k) op.deposit(acc, items[k]);
+  } else {
+    int k0 = 0;
+    if (fresh) {
+      acc = items[0];
+      k0 = 1;
+    }
+#pragma unroll
+    for (int k = 0; k < N; ++k)
+      if (k >= k0) acc = static_cast<T>(op(acc, items[k]));
+  }
 }
 
 template <class T, class Op, class X>
 __device__ void fold_one(T& acc, bool fresh, X const& x, Op op) {
-  acc = fresh ? static_cast<T>(x) : static_cast<T>(op(acc, static_cast<T>(x)));
+  if constexpr (deposits<Op, T, X>) {
+    if (fresh) acc = T{};
+    op.deposit(acc, x);
+  } else {
+    acc = fresh ? static_cast<T>(x) : static_cast<T>(op(acc, static_cast<T>(x)));
+  }
 }
 
 // Items a scalar batch reads before it folds them: all CoarseFactor when T is small, fewer when each
@@ -54,13 +75,14 @@ inline constexpr int scalar_batch = [] {
 // acc op first[at(0)] op ... op first[at(CoarseFactor - 1)], scalar_batch loads at a time.
 template <int CoarseFactor, class T, class It, class At, class Op>
 __device__ void fold_batched(T& acc, bool fresh, It const& first, At at, Op op) {
-  constexpr int batch = scalar_batch<T, CoarseFactor>;
+  using I = item_t<T, Op, decltype(first[at(0)])>;
+  constexpr int batch = scalar_batch<I, CoarseFactor>;
 #pragma unroll
   for (int k0 = 0; k0 < CoarseFactor; k0 += batch) {
-    T items[batch];
+    I items[batch];
 #pragma unroll
     for (int j = 0; j < batch; ++j)
-      if (k0 + j < CoarseFactor) items[j] = static_cast<T>(first[at(k0 + j)]);
+      if (k0 + j < CoarseFactor) items[j] = static_cast<I>(first[at(k0 + j)]);
 #pragma unroll
     for (int j = 0; j < batch; ++j)
       if (k0 + j < CoarseFactor) fold_one(acc, fresh && k0 + j == 0, items[j], op);
@@ -85,9 +107,10 @@ __device__ void fold_vector(T& acc, bool fresh, It const& first, typename vector
     vector_input<It>::fold(acc, fresh, v, i, op);
   } else {
     constexpr int width = vector_input<It>::width;
-    T items[width];
+    using I = item_t<T, Op, decltype(vector_input<It>::item(first, v, 0, i))>;
+    I items[width];
 #pragma unroll
-    for (int j = 0; j < width; ++j) items[j] = static_cast<T>(vector_input<It>::item(first, v, j, i + Offset(j)));
+    for (int j = 0; j < width; ++j) items[j] = static_cast<I>(vector_input<It>::item(first, v, j, i + Offset(j)));
     fold_in_order(acc, fresh, items, op);
   }
 }

@@ -60,7 +60,7 @@ struct finish_dispatch<finish::atomic> {
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    static_assert(atomic_size_ok<T>,
+    static_assert(atomic_size_ok<T> || requires(T* t, T const& v) { op.atomic_merge(t, v); },
                   "cascade::finish::atomic: the accumulator type (init's type) must be 2, 4 or 8 bytes for "
                   "hardware atomics or a compare-and-swap loop; use finish::last_block or finish::two_pass");
     if constexpr (Policy::tree_type::per_thread_results && !has_native_atomic<T, Op>) {

@@ -31,6 +31,7 @@ namespace cascade::finish {
 struct host : tag {
   static constexpr char const* name = "finish::host";
   static constexpr bool preserves_order = true;
+  static constexpr bool folds_on_host = true;  // exact_plus cannot run here (detail/dispatch.cuh)
 };
 
 }  // namespace cascade::finish
