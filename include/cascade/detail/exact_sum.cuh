@@ -257,6 +257,31 @@ struct op {
   __device__ void deposit(state<K>& s, X const& x) const {
     exact::deposit(s, to_double(x), spill);
   }
+  // Before a tree: every valid value takes the largest window among them, spilling (once, from the
+  // thread that owns it) what falls below; the others become empty. A tree may merge redundantly
+  // (every lane of a shuffle merges, most results are dropped), which is harmless only for merges
+  // without side effects: merges of equal windows, or with an empty state, never spill.
+  __device__ void align_block(state<K>& s, bool valid) const {
+    __shared__ int top;
+    __syncthreads();  // a previous call's readers are done with `top`
+    if (threadIdx.x == 0) top = -1;
+    __syncthreads();
+    if (valid && s.limit != 0) atomicMax(&top, s.top);
+    __syncthreads();
+    realign(s, top, valid);
+  }
+  __device__ void align_warp(state<K>& s, bool valid) const {  // by a whole warp
+    realign(s, __reduce_max_sync(0xffffffffu, valid && s.limit != 0 ? s.top : -1), valid);
+  }
+  __device__ void realign(state<K>& s, int top, bool valid) const {
+    if (!valid) {
+      s = state<K>{};
+    } else if (s.limit != 0 && s.top < top) {
+      state<K> w{};
+      set_window(w, top);
+      s = merge(w, s, spill);
+    }
+  }
   // finish::atomic: the value's levels go straight into the spill, which is exact in any order.
   __device__ void atomic_merge(state<K>*, state<K> const& v) const {
     for (int k = 0; k <= K; ++k) add_to_chunks(spill->chunks, v.lv[k]);

@@ -245,6 +245,7 @@ __device__ T fold_blocked(It first, Offset n, Op op, int& num_valid, unsigned bl
 
 // What a thread holds after its block's tile loop: the fold of its items, and how many threads of
 // the block hold one (always a prefix [0, num_valid)); threads outside it hold an unspecified value.
+// Every thread of the block runs the tile loop (an op's align_block may synchronize the block).
 template <class T>
 struct thread_partial {
   T value;
@@ -266,6 +267,9 @@ struct tile_loop {
       out.value = fold_striped<BlockSize, CoarseFactor, T>(first, n, op, out.num_valid, block, grid);
     else
       out.value = fold_blocked<BlockSize, CoarseFactor, T>(first, n, op, out.num_valid, block, grid);
+    // An op whose merges may have side effects lines its values up for the tree (exact_plus's spill).
+    if constexpr (requires(T& v) { op.align_block(v, true); })
+      op.align_block(out.value, static_cast<int>(threadIdx.x) < out.num_valid);
     return out;
   }
 };

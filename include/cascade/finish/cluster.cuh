@@ -59,7 +59,8 @@ __global__ void __launch_bounds__(BlockSize) cluster_kernel(It first, Offset n, 
   cluster.sync();  // release/acquire at cluster scope: every partial is in block 0's shared memory
   if (rank != 0 || threadIdx.x >= 32) return;
   int const lane = static_cast<int>(threadIdx.x);
-  T const mine = partials[lane < static_cast<int>(blocks) ? lane : 0];
+  T mine = partials[lane < static_cast<int>(blocks) ? lane : 0];
+  if constexpr (requires(T& v) { op.align_warp(v, true); }) op.align_warp(mine, lane < static_cast<int>(blocks));
   T const total = shuffle_warp_reduce{}(mine, lane, static_cast<int>(blocks), op);
   if (lane == 0) store_value(d_out, static_cast<T>(op(init, total)));
 #else

@@ -110,6 +110,8 @@ __device__ T fold_flagged(typename block_reduce<Tree, BlockSize, T>::storage& st
     }
   }
   int const num_valid = static_cast<int>((count + run - 1) / run);
+  if constexpr (requires(T& v) { op.align_block(v, true); })  // (detail/thread_fold.cuh's tile_loop says why)
+    op.align_block(acc, static_cast<int>(threadIdx.x) < num_valid);
   return block_reduce<Tree, BlockSize, T>{}(storage, acc, num_valid, op);
 }
 

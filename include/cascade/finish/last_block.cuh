@@ -72,6 +72,7 @@ __device__ T warp_fold_partials(T const* partials, unsigned count, Op op) {
     }
     valid = static_cast<int>((count + run - 1) / run);
   }
+  if constexpr (requires(T& v) { op.align_warp(v, true); }) op.align_warp(acc, static_cast<int>(lane) < valid);
   return shuffle_warp_reduce{}(acc, static_cast<int>(lane), valid, op);
 }
 
