@@ -199,6 +199,23 @@ void run() {
     expect(s == 35 && m == 5040 && lo == 6 && hi == 12 && all == 1 && any == 1 && a == 0 && o == 15 && e == 7, "ops");
   }
   {
+    // [exact]
+    thrust::device_vector<float> v(4);
+    v[0] = 1e30f; v[1] = 1.0f; v[2] = -1e30f; v[3] = 0.5f;
+    float const* x = thrust::raw_pointer_cast(v.data());
+    float plain = cascade::reduce(x, x + 4, 0.0f);                              // 0.5 or 1.5: the grouping decides
+    float exact = cascade::reduce(x, x + 4, 0.0f, cascade::exact_plus{});       // 1.5, under any policy
+    double wide = cascade::reduce(x, x + 4, 0.0, cascade::reproducible_plus{});  // 1.5
+    auto product = [x] __device__(int i) { return double(x[i]) * double(x[i]); };  // exact in double
+    auto i = thrust::counting_iterator<int>(0);
+    double squares = cascade::transform_reduce(cascade::default_policy{}, i, i + 4, 0.0, cascade::exact_plus{},
+                                               product);  // 2 x0^2 + 1.25, rounded once
+    // [/exact]
+    double const x0 = 1e30f;
+    expect(exact == 1.5f && wide == 1.5 && squares == 2 * x0 * x0 && (plain == 0.5f || plain == 1.5f || plain == 0.0f),
+           "exact");
+  }
+  {
     // [cccl_ops]
     thrust::device_vector<int> v(4);
     v[0] = 12; v[1] = -10; v[2] = 6; v[3] = 7;

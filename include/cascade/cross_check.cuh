@@ -16,6 +16,8 @@
 //                   (agree) once k u >= 1, e.g. float sums beyond 2^36 items.
 //      multiplies:  |cascade - cub| <= 2 gamma(n - 1) max(|cascade|, |cub|)  (n - 1 roundings, any order);
 //      minimum, maximum, any other op: equal (either may be -0 where the other is +0), or both NaN;
+//      exact_plus, reproducible_plus: bitwise equal to the same sum under a reference policy
+//                   (<256, 1, interleaved, two_pass>), tolerance 0; `cub` then holds CUB's plain sum;
 //  - other types: equal by operator== where the type has one, bytewise otherwise.
 // CUB assumes commutative ops, so an op wrapped in cascade::non_commutative does not compile here:
 // check those against a host fold. Synchronizes the policy's stream; CUB's temporary storage comes
