@@ -61,14 +61,6 @@ struct cross_check_result {
 namespace detail {
 
 template <class T>
-__host__ __device__ double to_double(T const& x) {
-  if constexpr (cuda::std::is_same_v<T, __half> || cuda::std::is_same_v<T, __nv_bfloat16>)
-    return static_cast<double>(static_cast<float>(x));
-  else
-    return static_cast<double>(x);
-}
-
-template <class T>
 struct abs_as_double {
   template <class X>
   __device__ double operator()(X const& x) const {

@@ -53,13 +53,8 @@ struct identity<plus, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> {
   __host__ __device__ static constexpr T value() { return T(0); }
 };
 
-template <class T>
-struct identity<exact_plus, T, cuda::std::enable_if_t<cuda::std::is_floating_point_v<T>>> {
-  __host__ __device__ static constexpr T value() { return T(0); }
-};
-
-template <class T>
-struct identity<reproducible_plus, T, cuda::std::enable_if_t<cuda::std::is_floating_point_v<T>>> {
+template <class Op, class T>
+struct identity<Op, T, cuda::std::enable_if_t<detail::is_exact_op_v<Op> && cuda::std::is_floating_point_v<T>>> {
   __host__ __device__ static constexpr T value() { return T(0); }
 };
 

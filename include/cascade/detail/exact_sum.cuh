@@ -32,9 +32,13 @@
 
 namespace cascade::detail {
 
-template <class Op>
-inline constexpr bool is_exact_op_v =
-    cuda::std::is_same_v<Op, exact_plus> || cuda::std::is_same_v<Op, reproducible_plus>;
+// x as a double (exact for every type the exact sum takes; cross_check's tolerances use it too).
+template <class X>
+__host__ __device__ inline double to_double(X const& x) {
+  if constexpr (cuda::std::is_same_v<X, __half>) return static_cast<double>(__half2float(x));
+  else if constexpr (cuda::std::is_same_v<X, __nv_bfloat16>) return static_cast<double>(__bfloat162float(x));
+  else return static_cast<double>(x);
+}
 
 }  // namespace cascade::detail
 
@@ -205,7 +209,7 @@ __host__ __device__ __noinline__ state<K> deposit_slow(state<K> s, double x, spi
     return s;
   }
   if (x == 0) return s;
-  if (fabs(x) > 1.7976931348623157e308) {
+  if (isinf(x)) {
     s.flags |= x > 0 ? flag_pos_inf : flag_neg_inf;
     return s;
   }
@@ -233,13 +237,6 @@ template <class X>
 inline constexpr bool is_item_v = cuda::std::is_same_v<X, float> || cuda::std::is_same_v<X, double> ||
                                   cuda::std::is_same_v<X, __half> || cuda::std::is_same_v<X, __nv_bfloat16> ||
                                   (cuda::std::is_integral_v<X> && sizeof(X) <= 4);
-
-template <class X>
-__host__ __device__ inline double to_double(X const& x) {
-  if constexpr (cuda::std::is_same_v<X, __half>) return static_cast<double>(__half2float(x));
-  else if constexpr (cuda::std::is_same_v<X, __nv_bfloat16>) return static_cast<double>(__bfloat162float(x));
-  else return static_cast<double>(x);
-}
 
 // Levels by item: float, half and bfloat16 items (24 bits or fewer) span at most 2 bins, doubles 3.
 template <class X>
@@ -301,7 +298,7 @@ __host__ __device__ inline R finalize(spill_area const& spill, state<K> const& s
   if (s.limit != 0)
     for (int k = 0; k <= K; ++k) add_to_chunks<false>(acc, s.lv[k]);
   if (init != init) flags |= flag_nan;
-  else if (fabs(init) > 1.7976931348623157e308) flags |= init > 0 ? flag_pos_inf : flag_neg_inf;
+  else if (isinf(init)) flags |= init > 0 ? flag_pos_inf : flag_neg_inf;
   else add_to_chunks<false>(acc, init);
   if ((flags & flag_nan) || (flags & flag_pos_inf && flags & flag_neg_inf)) return static_cast<R>(NAN);
   if (flags & flag_pos_inf) return static_cast<R>(INFINITY);

@@ -9,7 +9,9 @@
 
 #include "../error.cuh"
 #include "device.cuh"
+#include "kernels.cuh"
 #include "math.cuh"
+#include "sinks.cuh"
 
 namespace cascade::detail {
 
@@ -37,6 +39,15 @@ unsigned filled_grid(Offset n) {
   unsigned const resident = resident_grid<Kernel, Policy::block_size>();
   auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));  // >= 0: n is a count
   return static_cast<unsigned long long>(tiles) < resident ? static_cast<unsigned>(tiles) : resident;
+}
+
+// The grid of the kernel that stores one partial per block (finish::two_pass's first pass,
+// finish::host's kernel): filled_grid of reduce_tiles_kernel into store_partial.
+template <class Policy, class T, class It, class Offset, class Op>
+unsigned partials_grid(Offset n) {
+  constexpr auto kernel = &reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T,
+                                               It, Offset, Op, store_partial<T>>;
+  return filled_grid<kernel, Policy>(n);
 }
 
 }  // namespace cascade::detail

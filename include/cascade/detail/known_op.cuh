@@ -34,6 +34,11 @@ struct reproducible_plus;
 
 namespace detail {
 
+// exact_plus and reproducible_plus: tags the entry points route to the exact sum (detail/exact_sum.cuh).
+template <class Op>
+inline constexpr bool is_exact_op_v =
+    cuda::std::is_same_v<Op, exact_plus> || cuda::std::is_same_v<Op, reproducible_plus>;
+
 template <class U, class T>
 inline constexpr bool computes_in = cuda::std::is_same_v<U, void> || cuda::std::is_same_v<U, T>;
 

@@ -66,17 +66,10 @@ struct host_fold_task {
 
 template <>
 struct finish_dispatch<finish::host> {
-  template <class Policy, class It, class Offset, class T, class Op>
-  static unsigned grid_for(Offset n) {
-    constexpr auto kernel = &reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor,
-                                                 typename Policy::tree_type, T, It, Offset, Op, store_partial<T>>;
-    return filled_grid<kernel, Policy>(n);
-  }
-
   // [partials | result] on the device (the page-locked block is cascade's own in every case).
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static std::size_t scratch_bytes(Offset n) {
-    return scratch_piece_bytes(sizeof(T) * (std::size_t(grid_for<Policy, It, Offset, T, Op>(n)) + 1));
+    return scratch_piece_bytes(sizeof(T) * (std::size_t(partials_grid<Policy, T, It, Offset, Op>(n)) + 1));
   }
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
@@ -86,7 +79,7 @@ struct finish_dispatch<finish::host> {
                   "cascade::finish::host folds on the host, and a __device__ lambda cannot run there; use a "
                   "__host__ __device__ lambda or functor, or another finish (e.g. finish::two_pass)");
 #endif
-    unsigned const grid = grid_for<Policy, It, Offset, T, Op>(n);
+    unsigned const grid = partials_grid<Policy, T, It, Offset, Op>(n);
     scratch_buffer scratch(sizeof(T) * (std::size_t(grid) + 1), stream, finish::host::name);  // [partials | result]
     T* d_partials = scratch.as<T>();
     T* d_result = d_partials + grid;

@@ -26,21 +26,14 @@ namespace cascade::detail {
 
 template <>
 struct finish_dispatch<finish::two_pass> {
-  template <class Policy, class It, class Offset, class T, class Op>
-  static unsigned grid_for(Offset n) {
-    constexpr auto kernel = &reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor,
-                                                 typename Policy::tree_type, T, It, Offset, Op, store_partial<T>>;
-    return filled_grid<kernel, Policy>(n);
-  }
-
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static std::size_t scratch_bytes(Offset n) {
-    return scratch_piece_bytes(sizeof(T) * std::size_t(grid_for<Policy, It, Offset, T, Op>(n)));
+    return scratch_piece_bytes(sizeof(T) * std::size_t(partials_grid<Policy, T, It, Offset, Op>(n)));
   }
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    unsigned const grid = grid_for<Policy, It, Offset, T, Op>(n);
+    unsigned const grid = partials_grid<Policy, T, It, Offset, Op>(n);
     scratch_buffer scratch(sizeof(T) * std::size_t(grid), stream, finish::two_pass::name);
     T* partials = scratch.as<T>();
     launch_reduce_tiles<Policy, T>(first, n, op, store_partial<T>{partials}, grid, stream);
