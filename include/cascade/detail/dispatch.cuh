@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@
 #include "scratch.cuh"
 #include "scratch_source.cuh"
 #include "sinks.cuh"
+#include "stream_state.cuh"
 
 namespace cascade::detail {
 
@@ -144,7 +146,8 @@ struct policy_dispatch {
 };
 
 // exact_plus and reproducible_plus: the call runs with the exact accumulator (detail/exact_sum.cuh) as
-// T, its op, and a writer that rounds the final state into d_out, over a zeroed spill in scratch.
+// T, its op, and a writer that rounds the final state into d_out, over a zeroed spill: the stream's
+// own (stream_state.cuh), which the rounding zeroes again, else one in scratch and a memset.
 template <class It, class T>
 struct exact_call {
   using item = cuda::std::remove_cvref_t<decltype(cuda::std::declval<It const&>()[0])>;
@@ -167,9 +170,14 @@ void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, O
   cudaStream_t const stream = policy.stream();
   current_device();
   check_device_accessible(d_out, "the output (d_out)");
-  scratch_buffer spill(exact::spill_bytes, stream, "cascade::exact_plus");
-  auto* const area = spill.as<exact::spill_area>();
-  check_cuda(cudaMemsetAsync(area, 0, exact::spill_bytes, stream), "cudaMemsetAsync (exact_plus's spill)");
+  static_assert(exact::spill_bytes <= stream_state::spill_bytes);
+  stream_state const own = stream_state_of(stream);
+  std::optional<scratch_buffer> spill;
+  auto* area = static_cast<exact::spill_area*>(own.spill);
+  if (area == nullptr) {
+    area = spill.emplace(exact::spill_bytes, stream, "cascade::exact_plus").as<exact::spill_area>();
+    check_cuda(cudaMemsetAsync(area, 0, exact::spill_bytes, stream), "cudaMemsetAsync (exact_plus's spill)");
+  }
   if constexpr (requires { Policy::finish_type::folds_on_host; })
     static_assert(!Policy::finish_type::folds_on_host,
                   "cascade::exact_plus / reproducible_plus: finish::host folds on the host, which cannot add to "

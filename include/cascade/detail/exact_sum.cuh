@@ -48,13 +48,17 @@ inline constexpr int unit_exp = -1074;      // weight of position 0
 inline constexpr int bin_bits = 32;
 inline constexpr int max_window_bin = 62;   // a higher top would need rounding constants beyond double's range
 inline constexpr int chunk_count = 68;      // spill chunks: positions [0, 2176); a double reaches position 2097
-inline constexpr int max_count = 1 << 20;   // deposits between normalizations: levels stay below 2^53 units
+inline constexpr int max_count = 1 << 18;   // deposits between normalizations: levels stay within 2^51 units
 
-// The spill: [flags | chunk_count int64 chunks], zeroed before the call. Flags: what the spilled
-// states and items held of NaN, +inf, -inf.
+// The spill: flags, which chunks were touched, and chunk_count int64 chunks; zeroed before a call's
+// first kernel, and zeroed again by the rounding at its end (finalize), so that a stream can keep one
+// for all its calls (detail/stream_state.cuh). Flags: what the spilled states and items held of NaN,
+// +inf, -inf. touched: bit j of the 128 is set once chunk j may be nonzero, so the rounding reads only
+// those chunks (none, with typical data).
 inline constexpr unsigned flag_nan = 1u, flag_pos_inf = 2u, flag_neg_inf = 4u;
 struct spill_area {
   unsigned long long flags;
+  unsigned long long touched[2];
   long long chunks[chunk_count];
 };
 inline constexpr std::size_t spill_bytes = sizeof(spill_area);
@@ -86,35 +90,70 @@ __host__ __device__ inline int top_position(double x) {
   return 63 - cuda::std::countl_zero(bits & ((cuda::std::uint64_t(1) << 52) - 1));
 }
 
-// Adds the finite double v (any multiple of 2^-1074) to the integer in chunks, 32 bits a chunk:
-// atomically on the device (Atomic: the spill), else plainly.
-template <bool Atomic = true>
-__host__ __device__ inline void add_to_chunks(long long* chunks, double v) {
-  if (v == 0) return;
+// Sets bits `mask` of word w, atomically on the device; a plain read first, since the bits stay set
+// (a stale read costs an atomic, nothing else).
+__host__ __device__ inline void mark(unsigned long long* w, unsigned long long mask) {
+  if (mask == 0 || (*w & mask) == mask) return;
+#ifdef __CUDA_ARCH__
+  atomicOr(w, mask);
+#else
+  *w |= mask;
+#endif
+}
+
+// v = (-1)^negative * m * 2^(p - 1074), m < 2^53 (v finite).
+struct decomposed {
+  cuda::std::uint64_t m;
+  int p;
+  bool negative;
+};
+__host__ __device__ inline decomposed decompose(double v) {
   auto const bits = cuda::std::bit_cast<cuda::std::uint64_t>(v);
-  bool const negative = bits >> 63;
   int const e = static_cast<int>((bits >> 52) & 0x7ff);
   cuda::std::uint64_t m = bits & ((cuda::std::uint64_t(1) << 52) - 1);
-  int p = 0;  // v = m * 2^(p - 1074)
-  if (e != 0) {
-    m |= cuda::std::uint64_t(1) << 52;
-    p = e - 1;
-  }
-  int const j = p >> 5, s = p & 31;
-  cuda::std::uint64_t const lo = m << s, hi = s ? m >> (64 - s) : 0;
-  cuda::std::uint64_t const parts[3] = {lo & 0xffffffffu, lo >> 32, hi};
-  for (int i = 0; i < 3; ++i) {
-    if (parts[i] == 0) continue;
-    cuda::std::uint64_t const add = negative ? ~parts[i] + 1 : parts[i];  // two's complement wraps as signed
-#ifdef __CUDA_ARCH__
-    if constexpr (Atomic) {
-      atomicAdd(reinterpret_cast<unsigned long long*>(chunks + j + i), static_cast<unsigned long long>(add));
-      continue;
-    }
-#endif
-    chunks[j + i] = static_cast<long long>(static_cast<cuda::std::uint64_t>(chunks[j + i]) + add);
-  }
+  if (e != 0) m |= cuda::std::uint64_t(1) << 52;
+  return {m, e != 0 ? e - 1 : 0, static_cast<bool>(bits >> 63)};
 }
+
+// The finite double v as 32-bit pieces on chunks j, j + 1, j + 2 (signed: each in (-2^32, 2^32)).
+struct pieces {
+  int j;
+  long long part[3];
+};
+__host__ __device__ inline pieces pieces_of(double v) {
+  decomposed const d = decompose(v);
+  int const s = d.p & 31;
+  cuda::std::uint64_t const lo = d.m << s, hi = s ? d.m >> (64 - s) : 0;
+  long long const sign = d.negative ? -1 : 1;
+  return {d.p >> 5,
+          {sign * static_cast<long long>(lo & 0xffffffffu), sign * static_cast<long long>(lo >> 32),
+           sign * static_cast<long long>(hi)}};
+}
+
+// Adds the finite double v (any multiple of 2^-1074) to the spill's integer, 32 bits a chunk:
+// atomically on the device (exact in any order), plainly on the host.
+__host__ __device__ inline void add_to_chunks(spill_area* spill, double v) {
+  if (v == 0) return;
+  pieces const q = pieces_of(v);
+  unsigned long long mask[2] = {0, 0};
+  for (int i = 0; i < 3; ++i) {
+    int const j = q.j + i;
+    if (q.part[i] == 0) continue;
+    mask[j >> 6] |= 1ull << (j & 63);
+#ifdef __CUDA_ARCH__
+    atomicAdd(reinterpret_cast<unsigned long long*>(spill->chunks + j), static_cast<unsigned long long>(q.part[i]));
+#else
+    spill->chunks[j] = static_cast<long long>(static_cast<cuda::std::uint64_t>(spill->chunks[j]) +
+                                              static_cast<cuda::std::uint64_t>(q.part[i]));  // wraps as the atomic does
+#endif
+  }
+  mark(&spill->touched[0], mask[0]);
+  mark(&spill->touched[1], mask[1]);
+}
+
+// Adds v to the spill out of line: the hot loop and the trees' merges only branch over the call, and
+// keep the registers the spill's integer arithmetic would take.
+__host__ __device__ inline __noinline__ void spill_low(spill_area* spill, double v) { add_to_chunks(spill, v); }
 
 __host__ __device__ inline void add_flags(unsigned long long* flags, unsigned f) {
   if (f == 0) return;
@@ -125,31 +164,46 @@ __host__ __device__ inline void add_flags(unsigned long long* flags, unsigned f)
 #endif
 }
 
+// Level k >= 1 is held biased: lv[k] = c[k - 1] + the level's value, with c[k - 1] = 1.5 * 2^(lo + 52)
+// (lo: the level's lowest bit). While the value stays within +-2^(lo + 51) the biased double keeps
+// its binade, whose ulp is 2^lo; so adding r to it adds r rounded to a multiple of 2^lo (the
+// difference of the two biased doubles, exact), and r minus that is the rounding error, exact: one
+// addition and two subtractions split an item at a level and accumulate it (split_near).
 template <int K>
 struct state {
-  double lv[K + 1];  // lv[0]: bin top + 1 (carries), lv[k]: bin top + 1 - k
-  double c[K];       // c[k - 1] = 1.5 * 2^(lo of level k + 52)
+  double lv[K + 1];  // lv[0]: bin top + 1 (carries, unbiased), lv[k]: bin top + 1 - k (biased)
+  double c[K];       // c[k - 1] = 1.5 * 2^(lo of level k + 52): level k's bias
   double limit;      // 2^(lo of level 0); 0 while there is no window (the empty state)
   int top;
-  int count;
+  int count;         // deposits since the last normalize
   unsigned flags;
 };
+
+// Level k's value (0 for the empty state, whose levels and biases are all zero).
+template <int K>
+__host__ __device__ inline double value(state<K> const& s, int k) {
+  return k == 0 ? s.lv[0] : s.lv[k] - s.c[k - 1];
+}
 
 template <int K>
 __host__ __device__ inline void set_window(state<K>& s, int top) {
   s.top = top;
   int const lo1 = unit_exp + bin_bits * top;
   for (int k = 1; k <= K; ++k) s.c[k - 1] = three_halves_pow2(lo1 - bin_bits * (k - 1) + 52);
+  for (int k = 1; k <= K; ++k) s.lv[k] = s.c[k - 1];
+  s.lv[0] = 0;
   s.limit = pow2(lo1 + bin_bits);
+  s.count = 0;
 }
 
-// Carries every level's bits above its bin into the level above: afterwards |lv[k]| < 2^32 units for k >= 1.
+// Carries every level's bits above its bin into the level above: afterwards each value of level k >=
+// 1 is below 2^32 of its units.
 template <int K>
 __host__ __device__ inline void normalize(state<K>& s) {
   if (s.limit == 0) return;
   for (int k = K; k >= 1; --k) {
     double const c = k >= 2 ? s.c[k - 2] : s.c[0] * 0x1p32;
-    double const carry = trunc_at(s.lv[k], c);
+    double const carry = trunc_at(value(s, k), c);
     s.lv[k] -= carry;
     s.lv[k - 1] += carry;
   }
@@ -176,27 +230,47 @@ __host__ __device__ inline state<K> merge(state<K> a, state<K> b, spill_area* sp
   normalize(b);
   int const d = a.top - b.top;
   for (int j = 0; j <= K; ++j) {
-    double const v = b.lv[j];
+    double const v = value(b, j);
     for (int i = 0; i <= K; ++i) a.lv[i] += (i == j + d) ? v : 0.0;
-    if (j + d > K) add_to_chunks(spill->chunks, v);
+    if (j + d > K) add_to_chunks(spill, v);
   }
   a.flags |= b.flags;
   normalize(a);
   return a;
 }
 
-// x into the window (|x| < s.limit).
+// Adds to the biased level `biased` (bias c) r rounded to the level's unit, and returns that part: r
+// minus it is the addition's rounding error, exact (round to nearest: the error of a sum of two
+// doubles is a double), in [-2^(lo - 1), 2^(lo - 1)]. (Rounded down, the error of a small negative r
+// would be 2^lo - |r|, too many bits.)
+__host__ __device__ __forceinline__ double split_near(double& biased, double r, double c) {
+#ifdef __CUDA_ARCH__
+  (void)c;
+  double const t = biased + r;
+  double const d = t - biased;
+  biased = t;
+#else
+  double const ulp = c / 1.5 * 0x1p-52;
+  double const m = std::fmod(r, ulp);  // exact, with r's sign
+  double const d = 2 * std::fabs(m) > ulp ? (r - m) + std::copysign(ulp, m) : r - m;
+  biased += d;
+#endif
+  return d;
+}
+
+// x into the window (|x| < s.limit), not counted.
+template <int K>
+__host__ __device__ __forceinline__ void deposit_uncounted(state<K>& s, double x, spill_area* spill) {
+  double r = x;
+#pragma unroll
+  for (int k = 1; k < K; ++k) r -= split_near(s.lv[k], r, s.c[k - 1]);
+  double const d = split_near(s.lv[K], r, s.c[K - 1]);
+  if (d != r) spill_low(spill, r - d);  // bits below the window
+}
+
 template <int K>
 __host__ __device__ __forceinline__ void deposit_in_window(state<K>& s, double x, spill_area* spill) {
-  double r = x;
-  for (int k = 1; k < K; ++k) {
-    double const d = trunc_at(r, s.c[k - 1]);
-    s.lv[k] += d;
-    r -= d;
-  }
-  double const d = trunc_at(r, s.c[K - 1]);
-  s.lv[K] += d;
-  if (d != r) add_to_chunks(spill->chunks, r - d);  // bits below the window
+  deposit_uncounted(s, x, spill);
   if (++s.count == max_count) normalize(s);
 }
 
@@ -215,7 +289,7 @@ __host__ __device__ __noinline__ state<K> deposit_slow(state<K> s, double x, spi
   }
   int const bin = top_position(x) / bin_bits;
   if (bin > max_window_bin) {
-    add_to_chunks(spill->chunks, x);
+    add_to_chunks(spill, x);
     return s;
   }
   int const top = bin > K - 1 ? bin : K - 1;  // the lowest level's bin is at least 0
@@ -230,6 +304,38 @@ template <int K>
 __host__ __device__ __forceinline__ void deposit(state<K>& s, double x, spill_area* spill) {
   if (!(fabs(x) < s.limit)) s = deposit_slow(s, x, spill);
   else deposit_in_window(s, x, spill);
+}
+
+// |x| < limit for every item, compared in the items' own precision where it can be (float's compare
+// is cheaper than double's, and converts nothing): limit is a power of two, exact as a float within
+// float's range, +inf above it (every finite float is below) and 0 below it (none is).
+template <class X, int N>
+__host__ __device__ __forceinline__ bool all_below(X const (&items)[N], double limit) {
+  bool in = true;
+  if constexpr (sizeof(X) <= 4 && !cuda::std::is_integral_v<X>) {
+    float const f = static_cast<float>(limit);
+#pragma unroll
+    for (int k = 0; k < N; ++k) in = in && fabsf(static_cast<float>(items[k])) < f;
+  } else {
+#pragma unroll
+    for (int k = 0; k < N; ++k) in = in && fabs(to_double(items[k])) < limit;
+  }
+  return in;
+}
+
+// N items, as the tile loop reads them: when all are inside the window (typical data, after the
+// first batch), each costs a conversion, 3 * K additions and a compare; else one by one.
+template <int K, class X, int N>
+__host__ __device__ __forceinline__ void deposit_all(state<K>& s, X const (&items)[N], spill_area* spill) {
+  if (all_below(items, s.limit)) {
+    if (s.count > max_count - N) normalize(s);
+#pragma unroll
+    for (int k = 0; k < N; ++k) deposit_uncounted(s, to_double(items[k]), spill);
+    s.count += N;
+  } else {
+#pragma unroll
+    for (int k = 0; k < N; ++k) deposit(s, to_double(items[k]), spill);
+  }
 }
 
 // Items the exact sum takes: each converts to double exactly.
@@ -253,6 +359,11 @@ struct op {
     requires is_item_v<X>
   __device__ void deposit(state<K>& s, X const& x) const {
     exact::deposit(s, to_double(x), spill);
+  }
+  template <class X, int N>
+    requires is_item_v<X>
+  __device__ void deposit_all(state<K>& s, X const (&items)[N]) const {
+    exact::deposit_all(s, items, spill);
   }
   // Before a tree: every valid value takes the largest window among them, spilling (once, from the
   // thread that owns it) what falls below; the others become empty. A tree may merge redundantly
@@ -281,72 +392,143 @@ struct op {
   }
   // finish::atomic: the value's levels go straight into the spill, which is exact in any order.
   __device__ void atomic_merge(state<K>*, state<K> const& v) const {
-    for (int k = 0; k <= K; ++k) add_to_chunks(spill->chunks, v.lv[k]);
+    for (int k = 0; k <= K; ++k) add_to_chunks(spill, value(v, k));
     add_flags(&spill->flags, v.flags);
   }
 };
 
-// The real number chunks + s + init, rounded to nearest (ties to even) to R (float or double): +-inf
+// The integer's top bits, read limb by limb from the bottom: the highest nonzero 32-bit limb (t), the
+// two below it, and whether any lower limb is nonzero.
+struct top_limbs {
+  int t = -1;
+  unsigned w0 = 0, w1 = 0, w2 = 0;
+  bool sticky = false;
+  unsigned prev1 = 0, prev2 = 0;  // limbs j - 1 and j - 2
+  bool below = false;             // a limb under j - 2 was nonzero
+  __host__ __device__ void push(int j, unsigned limb) {
+    if (limb != 0) {
+      t = j;
+      w0 = limb;
+      w1 = prev1;
+      w2 = prev2;
+      sticky = below;
+    }
+    below = below || prev2 != 0;
+    prev2 = prev1;
+    prev1 = limb;
+  }
+};
+
+// The magnitude in `top` (its limbs t..t-2 and sticky bits below), rounded to nearest (ties to even)
+// to R's precision, R's denormals included; +-inf past R's range.
+template <class R>
+__host__ __device__ inline R round_magnitude(top_limbs const& top, bool negative) {
+  if (top.t < 0) return R(0);  // an exact zero is +0
+  int const z = cuda::std::countl_zero(top.w0);
+  int const high = 32 * top.t + 31 - z;  // position of the top bit
+  cuda::std::uint64_t const w01 = (static_cast<cuda::std::uint64_t>(top.w0) << 32) | top.w1;
+  cuda::std::uint64_t const bits = (w01 << z) | (z ? top.w2 >> (32 - z) : 0);  // top bit at 63
+  bool sticky = top.sticky || static_cast<unsigned>(top.w2 << z) != 0;  // (z < 32)
+  constexpr int precision = cuda::std::is_same_v<R, float> ? 24 : 53;
+  constexpr int min_ulp = cuda::std::is_same_v<R, float> ? -149 - unit_exp : 0;  // position of R's least ulp
+  int const ulp = high - (precision - 1) > min_ulp ? high - (precision - 1) : min_ulp;
+  int const kept = high - ulp;  // bits kept below the top one: -1 (none: float's least denormal) .. 52
+  cuda::std::uint64_t m = 0;
+  bool guard = false;
+  if (kept >= 0) {
+    m = bits >> (63 - kept);
+    guard = (bits >> (62 - kept)) & 1;
+    sticky = sticky || (bits & ((cuda::std::uint64_t(1) << (62 - kept)) - 1)) != 0;
+  } else {  // below half of R's least denormal, or from half of it up to one
+    guard = kept == -1;
+    sticky = sticky || kept < -1 || (bits << 1) != 0;
+  }
+  if (guard && (sticky || (m & 1))) ++m;
+  R const r = static_cast<R>(ldexp(static_cast<double>(m), ulp + unit_exp));  // exact, or inf past the range
+  return negative ? -r : r;
+}
+
+// Loads from the spill, whose chunks other blocks' atomics wrote: from L2 on the device.
+__host__ __device__ inline unsigned long long load_word(unsigned long long const* p) {
+#ifdef __CUDA_ARCH__
+  return __ldcg(p);
+#else
+  return *p;
+#endif
+}
+
+// s's value as int64 units of chunk j (s normalized: its levels sit on chunks top + 1 - K..top + 1).
+template <int K>
+__host__ __device__ inline long long level_units(state<K> const& s, int k) {
+  double const v = value(s, k);
+  if (v == 0) return 0;
+  decomposed const d = decompose(v);
+  int const shift = d.p - bin_bits * (s.top + 1 - k);  // v is a multiple of its chunk's unit
+  long long const n = static_cast<long long>(shift >= 0 ? d.m << shift : d.m >> -shift);
+  return d.negative ? -n : n;
+}
+
+// The real number spill + s + init, rounded to nearest (ties to even) to R (float or double): +-inf
 // when it overflows R, +0 for an exact zero; NaN when any operand was NaN or both infinities occur,
-// else the infinity that occurred.
+// else the infinity that occurred. Zeroes what it read of the spill, for the stream's next call.
+// One thread, in registers: it carries limb by limb through the chunks the spill touched and those of
+// s and init (a handful with typical data), keeping only the top limbs of the sum and of its negation.
 template <class R, int K>
-__host__ __device__ inline R finalize(spill_area const& spill, state<K> const& s, double init) {
-  long long acc[chunk_count];
-  auto const& area = const_cast<spill_area const volatile&>(spill);  // written by other blocks' atomics
-  for (int j = 0; j < chunk_count; ++j) acc[j] = area.chunks[j];
-  unsigned flags = static_cast<unsigned>(area.flags) | s.flags;
-  if (s.limit != 0)
-    for (int k = 0; k <= K; ++k) add_to_chunks<false>(acc, s.lv[k]);
+__host__ __device__ inline R finalize(spill_area& spill, state<K> s, double init) {
+  unsigned flags = static_cast<unsigned>(load_word(&spill.flags)) | s.flags;
+  unsigned long long const touched[2] = {load_word(&spill.touched[0]), load_word(&spill.touched[1])};
+  spill.flags = 0;
+  spill.touched[0] = spill.touched[1] = 0;
   if (init != init) flags |= flag_nan;
   else if (isinf(init)) flags |= init > 0 ? flag_pos_inf : flag_neg_inf;
-  else add_to_chunks<false>(acc, init);
+  pieces const in = isinf(init) || init != init || init == 0 ? pieces{-1, {0, 0, 0}} : pieces_of(init);
+
+  // The limbs that can be nonzero: [lo, hi], then carries settle within two more limbs.
+  int lo = chunk_count, hi = -1;
+  if (touched[0] | touched[1]) {
+    lo = touched[0] ? cuda::std::countr_zero(touched[0]) : 64 + cuda::std::countr_zero(touched[1]);
+    hi = touched[1] ? 127 - cuda::std::countl_zero(touched[1]) : 63 - cuda::std::countl_zero(touched[0]);
+  }
+  long long units[K + 1] = {};
+  int const base = s.top + 1 - K;  // s's lowest chunk
+  if (s.limit != 0) {
+    normalize(s);
+    for (int k = 0; k <= K; ++k) units[k] = level_units(s, k);
+    lo = base < lo ? base : lo;
+    hi = s.top + 1 > hi ? s.top + 1 : hi;
+  }
+  if (in.j >= 0) {
+    lo = in.j < lo ? in.j : lo;
+    hi = in.j + 2 > hi ? in.j + 2 : hi;
+  }
+  int const end = hi + 3 < chunk_count + 2 ? hi + 3 : chunk_count + 2;
+
+  top_limbs pos, neg;  // of the sum, and of its negation (~limbs + 1)
+  long long carry = 0;
+  bool borrow = true;  // the negation's +1, carried while the limbs below are all zero
+  for (int j = lo; j < end; ++j) {
+    long long v = 0;
+    bool const read = j < 64 ? (touched[0] >> j) & 1 : j < chunk_count && (touched[1] >> (j - 64)) & 1;
+    if (read) {
+      v = static_cast<long long>(load_word(reinterpret_cast<unsigned long long const*>(spill.chunks + j)));
+      spill.chunks[j] = 0;
+    }
+#pragma unroll
+    for (int k = 0; k <= K; ++k) v += j == base + K - k ? units[k] : 0;  // level k is chunk top + 1 - k
+#pragma unroll
+    for (int i = 0; i < 3; ++i) v += j == in.j + i ? in.part[i] : 0;
+    long long const low = (v & 0xffffffffll) + (carry & 0xffffffffll);  // v + carry: this limb, the rest on
+    unsigned const limb = static_cast<unsigned>(low);
+    carry = (v >> 32) + (carry >> 32) + (low >> 32);
+    pos.push(j, limb);
+    neg.push(j, ~limb + (borrow ? 1u : 0u));
+    borrow = borrow && limb == 0;
+  }
+  // (carry is now 0 or -1: the sign)
   if ((flags & flag_nan) || (flags & flag_pos_inf && flags & flag_neg_inf)) return static_cast<R>(NAN);
   if (flags & flag_pos_inf) return static_cast<R>(INFINITY);
   if (flags & flag_neg_inf) return static_cast<R>(-INFINITY);
-
-  // Carry into 32-bit limbs: a two's complement integer of limb_count limbs.
-  constexpr int limb_count = chunk_count + 2;
-  unsigned limb[limb_count];
-  long long carry = 0;
-  for (int j = 0; j < chunk_count; ++j) {
-    long long const v = acc[j];
-    // v + carry, split: low 32 bits to this limb, the rest (arithmetic shift) on.
-    long long const lo = (v & 0xffffffffll) + (carry & 0xffffffffll);
-    limb[j] = static_cast<unsigned>(lo);
-    carry = (v >> 32) + (carry >> 32) + (lo >> 32);
-  }
-  limb[chunk_count] = static_cast<unsigned>(carry);
-  limb[chunk_count + 1] = static_cast<unsigned>(carry >> 32);
-  bool const negative = limb[limb_count - 1] >> 31;
-  if (negative) {
-    unsigned long long c = 1;
-    for (int j = 0; j < limb_count; ++j) {
-      c += static_cast<unsigned>(~limb[j]);
-      limb[j] = static_cast<unsigned>(c);
-      c >>= 32;
-    }
-  }
-  int top = -1;
-  for (int j = limb_count - 1; j >= 0 && top < 0; --j)
-    if (limb[j] != 0) top = 32 * j + 31 - cuda::std::countl_zero(limb[j]);
-  if (top < 0) return R(0);
-  auto bit = [&](int p) -> unsigned { return p < 0 ? 0u : (limb[p >> 5] >> (p & 31)) & 1u; };
-  constexpr int precision = cuda::std::is_same_v<R, float> ? 24 : 53;
-  constexpr int min_ulp = cuda::std::is_same_v<R, float> ? -149 - unit_exp : 0;  // position of R's least ulp
-  int const ulp = top - (precision - 1) > min_ulp ? top - (precision - 1) : min_ulp;
-  unsigned long long m = 0;
-  for (int p = top; p >= ulp; --p) m = (m << 1) | bit(p);
-  bool sticky = false;
-  for (int j = 0; j <= (ulp - 2) >> 5 && ulp >= 2; ++j) {
-    unsigned const w = limb[j];
-    int const hi = 32 * j + 31;  // bits of limb j below position ulp - 1
-    unsigned const mask = hi < ulp - 1 ? 0xffffffffu : ((1u << ((ulp - 1) & 31)) - 1u);
-    if (w & mask) sticky = true;
-  }
-  if (bit(ulp - 1) && (sticky || (m & 1))) ++m;
-  double const v = ldexp(static_cast<double>(m), ulp + unit_exp);  // exact, or inf past double's range
-  R const r = static_cast<R>(v);
-  return negative ? -r : r;
+  return carry < 0 ? round_magnitude<R>(neg, true) : round_magnitude<R>(pos, false);
 }
 
 // Where the last step of a call's finish writes: rounds the final state (with the spill and init) to
@@ -354,13 +536,12 @@ __host__ __device__ inline R finalize(spill_area const& spill, state<K> const& s
 template <class OutIt, class R, int K>
 struct result_writer {
   OutIt out;
-  spill_area const* spill;
+  spill_area* spill;
   double init;
   struct proxy {
     result_writer const& to;
     __device__ proxy const& operator=(state<K> const& s) const {
-      spill_area const& area = *to.spill;
-      *to.out = finalize<R>(area, s, to.init);
+      *to.out = finalize<R>(*to.spill, s, to.init);
       return *this;
     }
   };

@@ -35,8 +35,12 @@ template <class T, class I, int N, class Op>
 __device__ void fold_in_order(T& acc, bool fresh, I const (&items)[N], Op op) {
   if constexpr (deposits<Op, T, I>) {
     if (fresh) acc = T{};
+    if constexpr (requires { op.deposit_all(acc, items); }) {
+      op.deposit_all(acc, items);  // a batch at a time: one test of the batch, then no branch per item
+    } else {
 #pragma unroll
-    for (int k = 0; k < N; ++k) op.deposit(acc, items[k]);
+      for (int k = 0; k < N; ++k) op.deposit(acc, items[k]);
+    }
   } else {
     int k0 = 0;
     if (fresh) {
