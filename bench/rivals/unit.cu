@@ -588,11 +588,13 @@ void run_exact(settings const& s, cascade_bench::timer& t, sink& out) {
                                                    cascade::reproducible_plus{});
                             }});
     if (s.arg_shapes) {  // --arg-shapes: also exact_plus under fixed shapes
+      add_exact_shape<128, 16>(m, in, d_out, n);
+      add_exact_shape<256, 8>(m, in, d_out, n);
       add_exact_shape<256, 16>(m, in, d_out, n);
+      add_exact_shape<256, 32>(m, in, d_out, n);
+      add_exact_shape<512, 8>(m, in, d_out, n);
       add_exact_shape<512, 16>(m, in, d_out, n);
       add_exact_shape<512, 32>(m, in, d_out, n);
-      add_exact_shape<1024, 16>(m, in, d_out, n);
-      add_exact_shape<256, 32>(m, in, d_out, n);
     }
     m.agree = &accumulators_agree<true>;
     m.format = &format_accumulator<>;

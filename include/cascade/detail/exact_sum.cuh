@@ -164,35 +164,53 @@ __host__ __device__ inline void add_flags(unsigned long long* flags, unsigned f)
 #endif
 }
 
-// Level k >= 1 is held biased: lv[k] = c[k - 1] + the level's value, with c[k - 1] = 1.5 * 2^(lo + 52)
-// (lo: the level's lowest bit). While the value stays within +-2^(lo + 51) the biased double keeps
-// its binade, whose ulp is 2^lo; so adding r to it adds r rounded to a multiple of 2^lo (the
-// difference of the two biased doubles, exact), and r minus that is the rounding error, exact: one
-// addition and two subtractions split an item at a level and accumulate it (split_near).
+// Level k >= 1 is held biased: lv[k] = bias + the level's value, the bias being 1.5 * 2^(lo + 52) (lo:
+// the level's lowest bit). While the value stays within +-2^(lo + 51) the biased double keeps its
+// binade, whose ulp is 2^lo; so adding r to it adds r rounded to a multiple of 2^lo (the difference
+// of the two biased doubles, exact), and r minus that is the rounding error, exact: one addition and
+// two subtractions split an item at a level and accumulate it (split_near). `count` bounds the
+// values: each level's is below (count + 1) * 2^(lo + 32) (a deposit adds at most one such unit,
+// normalize leaves less than one, a merge of two windows alike adds the bounds), and normalize runs
+// before it reaches max_count. The state is small (it travels through shuffles and shared memory):
+// the window's constants follow from `window`.
 template <int K>
 struct state {
   double lv[K + 1];  // lv[0]: bin top + 1 (carries, unbiased), lv[k]: bin top + 1 - k (biased)
-  double c[K];       // c[k - 1] = 1.5 * 2^(lo of level k + 52): level k's bias
-  double limit;      // 2^(lo of level 0); 0 while there is no window (the empty state)
-  int top;
-  int count;         // deposits since the last normalize
+  int window;        // top + 1 (bin top: the highest level's); 0 for the empty state
+  int count;
   unsigned flags;
 };
 
-// Level k's value (0 for the empty state, whose levels and biases are all zero).
+template <int K>
+__host__ __device__ inline int top_of(state<K> const& s) {
+  return s.window - 1;
+}
+// Lowest bit (exponent) of level k >= 1, and its bias.
+template <int K>
+__host__ __device__ inline int lo_of(state<K> const& s, int k) {
+  return unit_exp + bin_bits * (s.window - k);
+}
+template <int K>
+__host__ __device__ inline double bias_of(state<K> const& s, int k) {
+  return three_halves_pow2(lo_of(s, k) + 52);
+}
+// Items below it fit the window: 2^(lo of level 0) (s not empty).
+template <int K>
+__host__ __device__ inline double limit_of(state<K> const& s) {
+  return pow2(unit_exp + bin_bits * s.window);
+}
+
+// Level k's value.
 template <int K>
 __host__ __device__ inline double value(state<K> const& s, int k) {
-  return k == 0 ? s.lv[0] : s.lv[k] - s.c[k - 1];
+  return k == 0 ? s.lv[0] : s.lv[k] - bias_of(s, k);
 }
 
 template <int K>
 __host__ __device__ inline void set_window(state<K>& s, int top) {
-  s.top = top;
-  int const lo1 = unit_exp + bin_bits * top;
-  for (int k = 1; k <= K; ++k) s.c[k - 1] = three_halves_pow2(lo1 - bin_bits * (k - 1) + 52);
-  for (int k = 1; k <= K; ++k) s.lv[k] = s.c[k - 1];
+  s.window = top + 1;
+  for (int k = 1; k <= K; ++k) s.lv[k] = bias_of(s, k);
   s.lv[0] = 0;
-  s.limit = pow2(lo1 + bin_bits);
   s.count = 0;
 }
 
@@ -200,9 +218,9 @@ __host__ __device__ inline void set_window(state<K>& s, int top) {
 // 1 is below 2^32 of its units.
 template <int K>
 __host__ __device__ inline void normalize(state<K>& s) {
-  if (s.limit == 0) return;
+  if (s.window == 0) return;
   for (int k = K; k >= 1; --k) {
-    double const c = k >= 2 ? s.c[k - 2] : s.c[0] * 0x1p32;
+    double const c = three_halves_pow2(lo_of(s, k) + bin_bits + 52);  // trunc_at's constant for level k - 1's unit
     double const carry = trunc_at(value(s, k), c);
     s.lv[k] -= carry;
     s.lv[k - 1] += carry;
@@ -210,25 +228,18 @@ __host__ __device__ inline void normalize(state<K>& s) {
   s.count = 0;
 }
 
-// a + b, exactly: the lower window's levels move to the higher's bins, those below it spill.
+// a + b of different windows (or near the count's bound): the lower window's levels move to the
+// higher's bins, those below it spill. Out of line: the trees merge windows alike.
 template <int K>
-__host__ __device__ inline state<K> merge(state<K> a, state<K> b, spill_area* spill) {
-  if (b.limit == 0) {
-    a.flags |= b.flags;
-    return a;
-  }
-  if (a.limit == 0) {
-    b.flags |= a.flags;
-    return b;
-  }
-  if (a.top < b.top) {
+__host__ __device__ __noinline__ state<K> merge_windows(state<K> a, state<K> b, spill_area* spill) {
+  if (a.window < b.window) {
     state<K> const t = a;
     a = b;
     b = t;
   }
   normalize(a);
   normalize(b);
-  int const d = a.top - b.top;
+  int const d = a.window - b.window;
   for (int j = 0; j <= K; ++j) {
     double const v = value(b, j);
     for (int i = 0; i <= K; ++i) a.lv[i] += (i == j + d) ? v : 0.0;
@@ -239,18 +250,39 @@ __host__ __device__ inline state<K> merge(state<K> a, state<K> b, spill_area* sp
   return a;
 }
 
-// Adds to the biased level `biased` (bias c) r rounded to the level's unit, and returns that part: r
+// a + b, exactly. States of one window (every tree's, after align_block) add level by level.
+template <int K>
+__host__ __device__ inline state<K> merge(state<K> a, state<K> const& b, spill_area* spill) {
+  if (b.window == 0) {
+    a.flags |= b.flags;
+    return a;
+  }
+  if (a.window == 0) {
+    state<K> r = b;
+    r.flags |= a.flags;
+    return r;
+  }
+  if (a.window != b.window || a.count + b.count + 1 > max_count) return merge_windows(a, b, spill);
+  a.lv[0] += b.lv[0];
+#pragma unroll
+  for (int k = 1; k <= K; ++k) a.lv[k] += b.lv[k] - bias_of(b, k);
+  a.count += b.count + 1;
+  a.flags |= b.flags;
+  return a;
+}
+
+// Adds to the biased level `biased` (lowest bit lo) r rounded to the level's unit, and returns that part: r
 // minus it is the addition's rounding error, exact (round to nearest: the error of a sum of two
 // doubles is a double), in [-2^(lo - 1), 2^(lo - 1)]. (Rounded down, the error of a small negative r
 // would be 2^lo - |r|, too many bits.)
-__host__ __device__ __forceinline__ double split_near(double& biased, double r, double c) {
+__host__ __device__ __forceinline__ double split_near(double& biased, double r, int lo) {
 #ifdef __CUDA_ARCH__
-  (void)c;
+  (void)lo;
   double const t = biased + r;
   double const d = t - biased;
   biased = t;
 #else
-  double const ulp = c / 1.5 * 0x1p-52;
+  double const ulp = std::ldexp(1.0, lo);
   double const m = std::fmod(r, ulp);  // exact, with r's sign
   double const d = 2 * std::fabs(m) > ulp ? (r - m) + std::copysign(ulp, m) : r - m;
   biased += d;
@@ -258,20 +290,27 @@ __host__ __device__ __forceinline__ double split_near(double& biased, double r, 
   return d;
 }
 
-// x into the window (|x| < s.limit), not counted.
+// x into the window (|x| < limit_of(s)), not counted.
 template <int K>
 __host__ __device__ __forceinline__ void deposit_uncounted(state<K>& s, double x, spill_area* spill) {
   double r = x;
 #pragma unroll
-  for (int k = 1; k < K; ++k) r -= split_near(s.lv[k], r, s.c[k - 1]);
-  double const d = split_near(s.lv[K], r, s.c[K - 1]);
+  for (int k = 1; k < K; ++k) r -= split_near(s.lv[k], r, lo_of(s, k));
+  double const d = split_near(s.lv[K], r, lo_of(s, K));
   if (d != r) spill_low(spill, r - d);  // bits below the window
+}
+
+// normalize, out of line for the hot loop (once every max_count deposits).
+template <int K>
+__host__ __device__ __noinline__ state<K> normalized(state<K> s) {
+  normalize(s);
+  return s;
 }
 
 template <int K>
 __host__ __device__ __forceinline__ void deposit_in_window(state<K>& s, double x, spill_area* spill) {
   deposit_uncounted(s, x, spill);
-  if (++s.count == max_count) normalize(s);
+  if (++s.count >= max_count) s = normalized(s);
 }
 
 // The rare cases: NaN, infinities, zero, the first item, an item at or above the window. Out of line,
@@ -302,7 +341,7 @@ __host__ __device__ __noinline__ state<K> deposit_slow(state<K> s, double x, spi
 
 template <int K>
 __host__ __device__ __forceinline__ void deposit(state<K>& s, double x, spill_area* spill) {
-  if (!(fabs(x) < s.limit)) s = deposit_slow(s, x, spill);
+  if (s.window == 0 || !(fabs(x) < limit_of(s))) s = deposit_slow(s, x, spill);
   else deposit_in_window(s, x, spill);
 }
 
@@ -325,16 +364,31 @@ __host__ __device__ __forceinline__ bool all_below(X const (&items)[N], double l
 
 // N items, as the tile loop reads them: when all are inside the window (typical data, after the
 // first batch), each costs a conversion, 3 * K additions and a compare; else one by one.
+template <class X, int N>
+struct batch {
+  X items[N];
+};
+
+// The batch one item at a time; out of line, so that each tile loop holds one copy of the fast path
+// only (code size is time in kernels this short: instruction fetch).
+template <int K, class X, int N>
+__host__ __device__ __noinline__ state<K> deposit_each(state<K> s, batch<X, N> b, spill_area* spill) {
+  for (int k = 0; k < N; ++k) deposit(s, to_double(b.items[k]), spill);
+  return s;
+}
+
 template <int K, class X, int N>
 __host__ __device__ __forceinline__ void deposit_all(state<K>& s, X const (&items)[N], spill_area* spill) {
-  if (all_below(items, s.limit)) {
-    if (s.count > max_count - N) normalize(s);
+  if (s.window != 0 && all_below(items, limit_of(s))) {
+    if (s.count > max_count - N) s = normalized(s);
 #pragma unroll
     for (int k = 0; k < N; ++k) deposit_uncounted(s, to_double(items[k]), spill);
     s.count += N;
   } else {
+    batch<X, N> b;
 #pragma unroll
-    for (int k = 0; k < N; ++k) deposit(s, to_double(items[k]), spill);
+    for (int k = 0; k < N; ++k) b.items[k] = items[k];
+    s = deposit_each(s, b, spill);
   }
 }
 
@@ -374,17 +428,17 @@ struct op {
     __syncthreads();  // a previous call's readers are done with `top`
     if (threadIdx.x == 0) top = -1;
     __syncthreads();
-    if (valid && s.limit != 0) atomicMax(&top, s.top);
+    if (valid && s.window != 0) atomicMax(&top, top_of(s));
     __syncthreads();
     realign(s, top, valid);
   }
   __device__ void align_warp(state<K>& s, bool valid) const {  // by a whole warp
-    realign(s, __reduce_max_sync(0xffffffffu, valid && s.limit != 0 ? s.top : -1), valid);
+    realign(s, __reduce_max_sync(0xffffffffu, valid && s.window != 0 ? top_of(s) : -1), valid);
   }
   __device__ void realign(state<K>& s, int top, bool valid) const {
     if (!valid) {
       s = state<K>{};
-    } else if (s.limit != 0 && s.top < top) {
+    } else if (s.window != 0 && top_of(s) < top) {
       state<K> w{};
       set_window(w, top);
       s = merge(w, s, spill);
@@ -463,7 +517,7 @@ __host__ __device__ inline long long level_units(state<K> const& s, int k) {
   double const v = value(s, k);
   if (v == 0) return 0;
   decomposed const d = decompose(v);
-  int const shift = d.p - bin_bits * (s.top + 1 - k);  // v is a multiple of its chunk's unit
+  int const shift = d.p - bin_bits * (s.window - k);  // v is a multiple of its chunk's unit
   long long const n = static_cast<long long>(shift >= 0 ? d.m << shift : d.m >> -shift);
   return d.negative ? -n : n;
 }
@@ -490,12 +544,12 @@ __host__ __device__ inline R finalize(spill_area& spill, state<K> s, double init
     hi = touched[1] ? 127 - cuda::std::countl_zero(touched[1]) : 63 - cuda::std::countl_zero(touched[0]);
   }
   long long units[K + 1] = {};
-  int const base = s.top + 1 - K;  // s's lowest chunk
-  if (s.limit != 0) {
+  int const base = s.window - K;  // s's lowest chunk
+  if (s.window != 0) {
     normalize(s);
     for (int k = 0; k <= K; ++k) units[k] = level_units(s, k);
     lo = base < lo ? base : lo;
-    hi = s.top + 1 > hi ? s.top + 1 : hi;
+    hi = s.window > hi ? s.window : hi;
   }
   if (in.j >= 0) {
     lo = in.j < lo ? in.j : lo;
