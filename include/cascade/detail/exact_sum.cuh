@@ -408,6 +408,7 @@ template <int K>
 struct op {
   spill_area* spill;
   using state_type = state<K>;
+  static constexpr bool is_exact_sum = true;  // default_policy's tables key it as op_kind::exact
   __device__ state<K> operator()(state<K> const& a, state<K> const& b) const { return merge(a, b, spill); }
   template <class X>
     requires is_item_v<X>
@@ -567,9 +568,7 @@ __host__ __device__ inline R finalize(spill_area& spill, state<K> s, double init
       v = static_cast<long long>(load_word(reinterpret_cast<unsigned long long const*>(spill.chunks + j)));
       spill.chunks[j] = 0;
     }
-#pragma unroll
     for (int k = 0; k <= K; ++k) v += j == base + K - k ? units[k] : 0;  // level k is chunk top + 1 - k
-#pragma unroll
     for (int i = 0; i < 3; ++i) v += j == in.j + i ? in.part[i] : 0;
     long long const low = (v & 0xffffffffll) + (carry & 0xffffffffll);  // v + carry: this limb, the rest on
     unsigned const limb = static_cast<unsigned>(low);

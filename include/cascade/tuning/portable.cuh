@@ -32,6 +32,7 @@ struct portable {
 // Items a thread folds before the tree, by item size and op kind.
 constexpr int portable_coarse(int item_bytes, op_kind kind) {
   if (kind == op_kind::arg && item_bytes <= 2) return 64;  // {index, value} pairs: fewer loads in flight
+  if (kind == op_kind::exact) return 8;                    // its accumulator takes registers (tuning/sm90_h200.cuh)
   if (item_bytes == 1) return 32;
   if (item_bytes == 2) return kind == op_kind::sum ? 32 : 16;
   if (item_bytes == 4) return 16;
@@ -51,7 +52,7 @@ template <int ItemBytes, op_kind Kind>
 struct table<portable, ItemBytes, Kind> {
   static constexpr int coarse = portable_coarse(ItemBytes, Kind);
   using type = ranges<filling_range<policy<256, coarse, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, coarse, tree::shuffle, finish::flagged>>>;
+                      range<-1, policy<Kind == op_kind::exact ? 256 : 512, coarse, tree::shuffle, finish::flagged>>>;
 };
 
 }  // namespace cascade::tuning

@@ -165,4 +165,37 @@ struct table<sm90_h200, 8, op_kind::min_max> {
 };
 // [/entry]
 
+// [entry 4 exact] written by hand, not tuned (cascade-tune has no exact configurations): from
+// cascade-rivals --families exact --arg-shapes on an H200 (bench/results/exact-2026-11-24, a47ec7d+):
+// float items, the fastest of <128..512, 8..32, shuffle, flagged> at each size, the sum entry's
+// cluster shape where it was faster (2^12..2^15). At 2^30: 1285 us with <512, 8> against 1671 us
+// with the sum entry's <512, 16> (its registers leave one block per SM).
+template <>
+struct table<sm90_h200, 4, op_kind::exact> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
+                      range<524288, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<2097152, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 8, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 8 exact] written by hand, not tuned, as the 4 exact entry: double items. At 2^30: 2172 us
+// with <128, 16> and 2190 us with <256, 8> against 2855 us with the sum entry's <512, 8, last_block>;
+// <512, 8, flagged> takes 5247 us there.
+template <>
+struct table<sm90_h200, 8, op_kind::exact> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<92681, policy<256, 8, tree::shuffle, finish::cluster>>,
+                      range<2097152, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<8388608, policy<512, 8, tree::shuffle, finish::last_block>>,
+                      range<-1, policy<256, 8, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// exact_plus of items of 1 or 2 bytes (half, bfloat16, small integers): the float entry (the same
+// two-level accumulator; not measured). After the entries, which it would otherwise hide.
+template <int ItemBytes>
+struct table<sm90_h200, ItemBytes, op_kind::exact> : table<sm90_h200, 4, op_kind::exact> {};
+
 }  // namespace cascade::tuning
