@@ -313,7 +313,7 @@ TEST_CASE("stream churn: streams made and destroyed by the hundred do not grow d
   CHECK(churn(300) == 0);  // every state is taken by now: these use scratch
   std::size_t const after = free_device_bytes();
   CHECK(after == filled);
-  std::size_t const cap = cascade::detail::stream_state::max_streams * (96 * 1024 + 256);
+  std::size_t const cap = cascade::detail::stream_state::max_streams * cascade::detail::stream_state_impl::block_bytes;
   CHECK(start - filled <= cap + (2u << 20));  // the driver's granules
   MESSAGE("[figures] churn: ", cascade::detail::stream_state::max_streams + 336,
           " streams made and destroyed; the first took ", (start - filled) >> 10,

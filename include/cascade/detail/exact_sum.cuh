@@ -6,17 +6,16 @@
 //
 // A state (the accumulator the trees and finishes combine) keeps a window of K + 1 bins in doubles:
 // level 0 is bin top + 1 (carries only), level k bin top + 1 - k. A level holds an exact multiple of
-// its bin's weight, so adding to it never rounds as long as it stays below 2^53 of those units; after
-// normalize() each level but 0 is below 2^32 units, and at most max_count deposits or one merge come
-// between normalizations. An item x with |x| < limit (= the weight of bin top + 1) is split at the
-// bin boundaries by truncation (round-toward-zero against 1.5 * 2^(lo + 52), two additions per
-// level): the parts are x's own bits, so every split and every sum is exact. What does not fit the
-// window (bits of an item below the lowest level, levels a merge shifts out, items at or above 2^942)
-// is spilled: added, as 32-bit pieces, to a full-width integer in device memory (int64 chunks,
-// atomics: exact and order-free). The result is the real sum rounded once, at the end (finalize), so
-// it is the same for any grouping, order, policy, grid or GPU. With typical data nothing spills: an
-// item spills only when its bits reach more than about 2^-40 (float items) or 2^-43 (double items)
-// below the largest item its thread has seen.
+// its bin's unit, biased (state, below) so that adding an item to it splits the item exactly: the
+// part at or above the level's unit stays, the rounding error goes on to the next level. An item x
+// with |x| < limit (the unit of bin top + 1) costs 3 double operations a level; the state's count
+// keeps every level within its binade, normalize() carrying into the level above. What does not fit
+// the window (bits of an item below the lowest level, levels a merge shifts out, items at or above
+// 2^942) is spilled: added, as 32-bit pieces, to a full-width integer in device memory (int64
+// chunks, atomics: exact and order-free). The result is the real sum rounded once, at the end
+// (finalize), so it is the same for any grouping, order, policy, grid or GPU. With typical data
+// nothing spills: an item spills only when its bits reach more than about 2^-40 (float items) or
+// 2^-43 (double items) below the largest item its thread has seen.
 #pragma once
 
 #include <cuda_bf16.h>
