@@ -16,6 +16,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if CUB_VERSION >= 300500
@@ -129,6 +130,19 @@ struct buffers {
       if (n <= max_n) v.push_back(n);
     return v;
   }
+  // A measurement over the first n items, every contender's result (out_bytes) landing in `out`.
+  measurement measurement_of(std::string family, std::string config, long long n, std::size_t out_bytes) const {
+    measurement m;
+    m.family = std::move(family);
+    m.config = std::move(config);
+    m.item = item_name;
+    m.n = n;
+    m.bytes = double(n) * sizeof(item);
+    m.items = items;
+    m.out = out;
+    m.out_bytes = out_bytes;
+    return m;
+  }
 };
 
 #if defined(RIVALS_FAMILY_IS_reduce)
@@ -201,15 +215,7 @@ void reduce_op(settings const& s, cascade_bench::timer& t, sink& out, buffers& b
   CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, in, d_out, b.max_n, CubOp{}, init));
   b.reserve_temp(bytes);
   for (long long n : b.sizes_of(s)) {
-    measurement m;
-    m.family = "reduce";
-    m.config = std::string(item_name) + "-" + op_name;
-    m.item = item_name;
-    m.n = n;
-    m.bytes = double(n) * sizeof(item);
-    m.items = in;
-    m.out = b.out;
-    m.out_bytes = sizeof(accumulator);
+    measurement m = b.measurement_of("reduce", std::string(item_name) + "-" + op_name, n, sizeof(accumulator));
     m.contenders.push_back({"cub::DeviceReduce::Reduce", "cub", "run_to_run (two-phase)", [&b, in, d_out, n, init] {
                               std::size_t bytes = b.temp_bytes;
                               CASCADE_CUDA_CHECK(cub::DeviceReduce::Reduce(b.temp, bytes, in, d_out, n, CubOp{}, init));
@@ -351,16 +357,7 @@ void run_arg(settings const& s, cascade_bench::timer& t, sink& out) {
     b.reserve_temp(std::max(most, bytes));
   }
   auto const base = [&](char const* family, long long n, std::size_t out_bytes) {
-    measurement m;
-    m.family = family;
-    m.config = item_name;
-    m.item = item_name;
-    m.n = n;
-    m.bytes = double(n) * sizeof(item);
-    m.items = in;
-    m.out = b.out;
-    m.out_bytes = out_bytes;
-    return m;
+    return b.measurement_of(family, item_name, n, out_bytes);
   };
   for (long long n : b.sizes_of(s)) {
     for (int which = 0; which < 2; ++which) {
@@ -490,15 +487,8 @@ void run_transform(settings const& s, cascade_bench::timer& t, sink& out) {
     b.reserve_temp(bytes);
   }
   for (long long n : b.sizes_of(s)) {
-    measurement m;
-    m.family = "transform_reduce";
-    m.config = std::string(item_name) + "-sum-of-squares";
-    m.item = item_name;
-    m.n = n;
-    m.bytes = double(n) * sizeof(item);
-    m.items = in;
-    m.out = b.out;
-    m.out_bytes = sizeof(accumulator);
+    measurement m = b.measurement_of("transform_reduce", std::string(item_name) + "-sum-of-squares", n,
+                                     sizeof(accumulator));
     m.contenders.push_back({"cub::DeviceReduce::TransformReduce", "cub", "run_to_run (two-phase)", [&b, in, d_out, n] {
                               std::size_t bytes = b.temp_bytes;
                               CASCADE_CUDA_CHECK(cub::DeviceReduce::TransformReduce(b.temp, bytes, in, d_out, n,
@@ -550,15 +540,7 @@ void run_exact(settings const& s, cascade_bench::timer& t, sink& out) {
   CASCADE_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, in, d_out, b.max_n));
   b.reserve_temp(bytes);
   for (long long n : b.sizes_of(s)) {
-    measurement m;
-    m.family = "exact";
-    m.config = std::string(item_name) + "-exact";
-    m.item = item_name;
-    m.n = n;
-    m.bytes = double(n) * sizeof(item);
-    m.items = in;
-    m.out = b.out;
-    m.out_bytes = sizeof(item);
+    measurement m = b.measurement_of("exact", std::string(item_name) + "-exact", n, sizeof(item));
     m.contenders.push_back({"cub::DeviceReduce::Sum", "cub", "run_to_run (two-phase)", [&b, in, d_out, n] {
                               std::size_t bytes = b.temp_bytes;
                               CASCADE_CUDA_CHECK(cub::DeviceReduce::Sum(b.temp, bytes, in, d_out, n));

@@ -170,7 +170,8 @@ void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, O
   cudaStream_t const stream = policy.stream();
   current_device();
   check_device_accessible(d_out, "the output (d_out)");
-  static_assert(exact::spill_bytes <= stream_state::spill_bytes);
+  static_assert(exact::spill_bytes <= stream_state::spill_bytes,
+                "cascade: exact_plus's spill outgrew the stream state's room for it; raise stream_state::spill_bytes");
   stream_state const own = stream_state_of(stream);
   std::optional<scratch_buffer> spill;
   auto* area = static_cast<exact::spill_area*>(own.spill);

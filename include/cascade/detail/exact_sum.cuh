@@ -69,28 +69,20 @@ __host__ __device__ inline double three_halves_pow2(int e) {  // 1.5 * 2^e
   return cuda::std::bit_cast<double>((static_cast<cuda::std::uint64_t>(e + 1023) << 52) | (cuda::std::uint64_t(1) << 51));
 }
 
-// r truncated (toward zero) to a multiple of 2^lo, where c = 1.5 * 2^(lo + 52) and |r| < 2^(lo + 51):
-// r + copysign(c, r) lies in c's binade, whose ulp is 2^lo, so rounding it toward zero drops exactly r's
-// bits below 2^lo.
-__host__ __device__ inline double trunc_at(double r, double c) {
+// r truncated (toward zero) to a multiple of 2^lo, |r| < 2^(lo + 51): r + copysign(c, r), c = 1.5 *
+// 2^(lo + 52), lies in c's binade, whose ulp is 2^lo, so rounding it toward zero drops exactly r's bits
+// below 2^lo.
+__host__ __device__ inline double trunc_at(double r, int lo) {
 #ifdef __CUDA_ARCH__
-  double const s = copysign(c, r);
+  double const s = copysign(three_halves_pow2(lo + 52), r);
   return __dadd_rz(r, s) - s;
 #else
-  return r - std::fmod(r, (c / 1.5) * 0x1p-52);
+  return r - std::fmod(r, std::ldexp(1.0, lo));
 #endif
 }
 
-// Bit position of |x|'s highest bit (x finite, nonzero).
-__host__ __device__ inline int top_position(double x) {
-  auto const bits = cuda::std::bit_cast<cuda::std::uint64_t>(x);
-  int const e = static_cast<int>((bits >> 52) & 0x7ff);
-  if (e != 0) return e + 51;
-  return 63 - cuda::std::countl_zero(bits & ((cuda::std::uint64_t(1) << 52) - 1));
-}
-
-// Sets bits `mask` of word w, atomically on the device; a plain read first, since the bits stay set
-// (a stale read costs an atomic, nothing else).
+// Sets bits `mask` of word w (the spill's touched bitmap and flags), atomically on the device; a plain
+// read first, since the bits stay set (a stale read costs an atomic, nothing else).
 __host__ __device__ inline void mark(unsigned long long* w, unsigned long long mask) {
   if (mask == 0 || (*w & mask) == mask) return;
 #ifdef __CUDA_ARCH__
@@ -112,6 +104,12 @@ __host__ __device__ inline decomposed decompose(double v) {
   cuda::std::uint64_t m = bits & ((cuda::std::uint64_t(1) << 52) - 1);
   if (e != 0) m |= cuda::std::uint64_t(1) << 52;
   return {m, e != 0 ? e - 1 : 0, static_cast<bool>(bits >> 63)};
+}
+
+// Bit position of |x|'s highest bit (x finite, nonzero).
+__host__ __device__ inline int top_position(double x) {
+  decomposed const d = decompose(x);
+  return d.p + 63 - cuda::std::countl_zero(d.m);
 }
 
 // The finite double v as 32-bit pieces on chunks j, j + 1, j + 2 (signed: each in (-2^32, 2^32)).
@@ -153,15 +151,6 @@ __host__ __device__ inline void add_to_chunks(spill_area* spill, double v) {
 // Adds v to the spill out of line: the hot loop and the trees' merges only branch over the call, and
 // keep the registers the spill's integer arithmetic would take.
 __host__ __device__ inline __noinline__ void spill_low(spill_area* spill, double v) { add_to_chunks(spill, v); }
-
-__host__ __device__ inline void add_flags(unsigned long long* flags, unsigned f) {
-  if (f == 0) return;
-#ifdef __CUDA_ARCH__
-  atomicOr(flags, static_cast<unsigned long long>(f));
-#else
-  *flags |= f;
-#endif
-}
 
 // Level k >= 1 is held biased: lv[k] = bias + the level's value, the bias being 1.5 * 2^(lo + 52) (lo:
 // the level's lowest bit). While the value stays within +-2^(lo + 51) the biased double keeps its
@@ -219,8 +208,7 @@ template <int K>
 __host__ __device__ inline void normalize(state<K>& s) {
   if (s.window == 0) return;
   for (int k = K; k >= 1; --k) {
-    double const c = three_halves_pow2(lo_of(s, k) + bin_bits + 52);  // trunc_at's constant for level k - 1's unit
-    double const carry = trunc_at(value(s, k), c);
+    double const carry = trunc_at(value(s, k), lo_of(s, k) + bin_bits);  // level k - 1's unit
     s.lv[k] -= carry;
     s.lv[k - 1] += carry;
   }
@@ -361,8 +349,6 @@ __host__ __device__ __forceinline__ bool all_below(X const (&items)[N], double l
   return in;
 }
 
-// N items, as the tile loop reads them: when all are inside the window (typical data, after the
-// first batch), each costs a conversion, 3 * K additions and a compare; else one by one.
 template <class X, int N>
 struct batch {
   X items[N];
@@ -376,6 +362,9 @@ __host__ __device__ __noinline__ state<K> deposit_each(state<K> s, batch<X, N> b
   return s;
 }
 
+// N items, as the tile loop reads them: when all are inside the window (typical data, after the
+// first batch), each costs a conversion and 3 double operations a level, the batch one test; else
+// one by one.
 template <int K, class X, int N>
 __host__ __device__ __forceinline__ void deposit_all(state<K>& s, X const (&items)[N], spill_area* spill) {
   if (s.window != 0 && all_below(items, limit_of(s))) {
@@ -447,7 +436,7 @@ struct op {
   // finish::atomic: the value's levels go straight into the spill, which is exact in any order.
   __device__ void atomic_merge(state<K>*, state<K> const& v) const {
     for (int k = 0; k <= K; ++k) add_to_chunks(spill, value(v, k));
-    add_flags(&spill->flags, v.flags);
+    mark(&spill->flags, v.flags);
   }
 };
 
@@ -511,7 +500,7 @@ __host__ __device__ inline unsigned long long load_word(unsigned long long const
 #endif
 }
 
-// s's value as int64 units of chunk j (s normalized: its levels sit on chunks top + 1 - K..top + 1).
+// Level k's value as int64 units of its chunk, top + 1 - k (s normalized).
 template <int K>
 __host__ __device__ inline long long level_units(state<K> const& s, int k) {
   double const v = value(s, k);
