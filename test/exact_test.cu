@@ -2,8 +2,11 @@
 // support/exact_reference.cpp, exact by construction) on adversarial inputs, the same bits under every
 // tree, every finish, several shapes, default_policy, finish::atomic run after run and shuffled input,
 // IEEE's special values, 2^32+ items with closed-form sums, half and bfloat16 items, transform_reduce,
-// the two-phase and memory-resource forms, cross_check, and CUB's sum beside it. Built in three parts
-// (CASCADE_EXACT_PART 0: float under every policy, 1: double, 2: the rest), which compile in parallel.
+// the two-phase and memory-resource forms, cross_check, and CUB's sum beside it; reproducible_plus
+// likewise against what its docs promise, computed directly (support/binned_reference.hpp), and within
+// its bound of the exact sum. Built in five parts (CASCADE_EXACT_PART 0: exact_plus of floats under
+// every policy, 1: of doubles, 3 and 4: reproducible_plus of floats and of doubles, 2: the rest),
+// which compile in parallel.
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
@@ -25,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "support/binned_reference.hpp"
 #include "support/exact_reference.hpp"
 #include "support/seed.hpp"
 
@@ -140,26 +144,46 @@ void for_each_exact_policy(F&& f) {
   f(default_policy{});
 }
 
-template <class T>
+// What Op promises for xs + init: the exact sum rounded once (exact_plus), or the binned sum
+// (reproducible_plus, with the levels cascade documents for T's items).
+template <class R, class Op, class T>
+R reference_of(std::vector<T> const& xs, double init) {
+  if constexpr (std::is_same_v<Op, cascade::reproducible_plus>)
+    return binned_sum<R>(as_doubles(xs), init, sizeof(T) > 4 ? 3 : 2);
+  else
+    return exact_sum<R>(as_doubles(xs), init);
+}
+
+template <class T, class Op>
 void check_against_reference() {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ (0xE7AC7 + sizeof(T)));
   for (auto const& [name, xs] : inputs<T>(rng)) {
     INFO(name, ", ", sizeof(T) == 4 ? "float" : "double");
     thrust::device_vector<T> d(xs.begin(), xs.end());
-    T const expected = exact_sum<T>(as_doubles(xs), 0.0);
-    T const got = run(cascade::default_policy{}, d, cascade::exact_plus{});
-    CHECK(same_bits(got, expected));
-    CHECK(same_bits(run(cascade::default_policy{}, d, cascade::reproducible_plus{}), expected));
+    T const expected = reference_of<T, Op>(xs, 0.0);
+    CHECK(same_bits(run(cascade::default_policy{}, d, Op{}), expected));
     for_each_exact_policy([&](auto p) {
       INFO(name_of(p));
-      CHECK(same_bits(run(p, d, cascade::exact_plus{}), expected));
+      CHECK(same_bits(run(p, d, Op{}), expected));
     });
     // Another order: the same bits.
     std::vector<T> shuffled = xs;
     std::shuffle(shuffled.begin(), shuffled.end(), rng);
     thrust::device_vector<T> ds(shuffled.begin(), shuffled.end());
-    CHECK(same_bits(run(flagged_256_16{}, ds, cascade::exact_plus{}), expected));
+    CHECK(same_bits(run(flagged_256_16{}, ds, Op{}), expected));
+    if constexpr (std::is_same_v<Op, cascade::reproducible_plus>) {
+      // Within the documented bound of the exact sum: half an ulp + n * max|x| * 2^(1 - 32 (K - 1)).
+      T const exact = exact_sum<T>(as_doubles(xs), 0.0);
+      double max_abs = 0;
+      for (T x : xs) max_abs = std::max(max_abs, std::fabs(double(x)));
+      if (std::isfinite(exact) && std::isfinite(expected)) {
+        double const ulp = std::nextafter(std::fabs(exact), T(INFINITY)) - std::fabs(exact);
+        int const levels = sizeof(T) > 4 ? 3 : 2;
+        double const bound = ulp + double(xs.size()) * max_abs * std::ldexp(1.0, 1 - 32 * (levels - 1));
+        CHECK(std::fabs(double(expected) - double(exact)) <= bound);
+      }
+    }
   }
 }
 
@@ -168,12 +192,24 @@ void check_against_reference() {
 TEST_SUITE("gpu") {
 
 #if CASCADE_EXACT_PART == 0
-TEST_CASE("exact_plus: float, the correctly rounded sum under every policy") { check_against_reference<float>(); }
+TEST_CASE("exact_plus: float, the correctly rounded sum under every policy") {
+  check_against_reference<float, cascade::exact_plus>();
+}
 #elif CASCADE_EXACT_PART == 1
-TEST_CASE("exact_plus: double, the correctly rounded sum under every policy") { check_against_reference<double>(); }
+TEST_CASE("exact_plus: double, the correctly rounded sum under every policy") {
+  check_against_reference<double, cascade::exact_plus>();
+}
+#elif CASCADE_EXACT_PART == 3
+TEST_CASE("reproducible_plus: float, the documented binned sum under every policy") {
+  check_against_reference<float, cascade::reproducible_plus>();
+}
+#elif CASCADE_EXACT_PART == 4
+TEST_CASE("reproducible_plus: double, the documented binned sum under every policy") {
+  check_against_reference<double, cascade::reproducible_plus>();
+}
 #else
 
-TEST_CASE("exact_plus: finish::atomic gives the same bits run after run") {
+TEST_CASE("exact_plus, reproducible_plus: finish::atomic gives the same bits run after run") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0xA70);
   std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -183,6 +219,17 @@ TEST_CASE("exact_plus: finish::atomic gives the same bits run after run") {
   using atomic = cascade::policy<256, 16, cascade::tree::shuffle, cascade::finish::atomic>;
   float const expected = exact_sum<float>(as_doubles(xs), 0.0);
   for (int run_index = 0; run_index < 20; ++run_index) CHECK(same_bits(run(atomic{}, d, cascade::exact_plus{}), expected));
+  float const binned = binned_sum<float>(as_doubles(xs), 0.0, 2);
+  for (int run_index = 0; run_index < 20; ++run_index)
+    CHECK(same_bits(run(atomic{}, d, cascade::reproducible_plus{}), binned));
+  // Doubles spread over many bins: blocks of different windows, whose lower levels the bins drop.
+  std::vector<double> ws(1 << 22);
+  for (std::size_t i = 0; i < ws.size(); ++i) ws[i] = std::ldexp(double(normal(rng)), int(i >> 16));
+  thrust::device_vector<double> dw(ws.begin(), ws.end());
+  double const wide = binned_sum<double>(ws, 0.0, 3);
+  for (int run_index = 0; run_index < 10; ++run_index)
+    CHECK(same_bits(run(atomic{}, dw, cascade::reproducible_plus{}), wide));
+  CHECK(same_bits(run(flagged_256_16{}, dw, cascade::reproducible_plus{}), wide));
   // The plain float sum under the same policy differs from the exact one on this input (the test
   // could fail), and CUB's sum is within its usual bound of it.
   float const* p = thrust::raw_pointer_cast(d.data());
@@ -196,6 +243,33 @@ TEST_CASE("exact_plus: finish::atomic gives the same bits run after run") {
   MESSAGE("2^24 normal floats: exact ", expected, ", CUB ", cub_sum, ", difference ",
           double(cub_sum) - double(expected));
   CHECK(std::fabs(double(cub_sum) - double(expected)) <= 1e-3 * double(xs.size()) * 1e-4 + 1e-2);
+}
+
+TEST_CASE("reproducible_plus: IEEE special values, overflow, init, what the window drops") {
+  auto sum = [](std::vector<double> xs, double init = 0.0) {
+    thrust::device_vector<double> d(xs.begin(), xs.end());
+    double const* p = thrust::raw_pointer_cast(d.data());
+    double const r = cascade::reduce(flagged_256_16{}, p, p + xs.size(), init, cascade::reproducible_plus{});
+    CHECK(same_bits(r, binned_sum<double>(xs, init, 3)));
+    return r;
+  };
+  double const inf = INFINITY, big = DBL_MAX;
+  CHECK(sum({1.0, inf, 2.0}) == inf);
+  CHECK(sum({1.0, -inf}) == -inf);
+  CHECK(std::isnan(sum({inf, 1.0, -inf})));
+  CHECK(std::isnan(sum({1.0, NAN, 2.0})));
+  CHECK(std::isnan(sum({1.0}, NAN)));
+  CHECK(sum({big, big}) == inf);
+  CHECK(sum({big, big, -big}) == big);  // no intermediate overflow
+  CHECK(sum({0x1p-1074, 0x1p-1074, 0x1p-1074}) == 0x1.8p-1073);  // denormals exact
+  CHECK(sum({1e300, 1.0, -1e300}) == 0.0);  // 1.0 is below the window's lowest level
+  CHECK(sum({1e10, 1.0, -1e10}) == 1.0);
+  CHECK(sum({}, 2.5) == 2.5);
+  std::vector<float> fs = {1e30f, 1.0f, -1e30f, 0.5f};
+  thrust::device_vector<float> df(fs.begin(), fs.end());
+  float const* pf = thrust::raw_pointer_cast(df.data());
+  CHECK(cascade::reduce(pf, pf + 4, 0.0f, cascade::reproducible_plus{}) == 0.0f);  // exact_plus: 1.5
+  CHECK(cascade::reduce(pf, pf + 4, 0.0f, cascade::exact_plus{}) == 1.5f);
 }
 
 TEST_CASE("exact_plus: IEEE special values, overflow, init") {
@@ -238,7 +312,7 @@ struct ramp {  // item i: (i mod 4096) / 1024 - 2
   __host__ __device__ double operator()(long long i) const { return double(i % 4096) / 1024.0 - 2.0; }
 };
 
-TEST_CASE("exact_plus: beyond 2^32 items, closed-form sums") {
+TEST_CASE("exact_plus, reproducible_plus: beyond 2^32 items, closed-form sums") {
   long long const n = (1ll << 32) + 12345;
   auto tenths = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), tenth{});
   // 0.1f = 13421773 * 2^-27 exactly; n of them: n * 13421773 * 2^-27, rounded once.
@@ -252,9 +326,12 @@ TEST_CASE("exact_plus: beyond 2^32 items, closed-form sums") {
   for (long long k = 0; k < rest; ++k) tail += double(k) / 1024.0 - 2.0;  // exact: small multiples of 2^-10
   double const expected = double(periods) * -2.0 + tail;
   CHECK(cascade::reduce(ramps, ramps + n, 0.0, cascade::exact_plus{}) == expected);
+  // reproducible_plus keeps every bit of these items (within 2^-31 of the largest): the same sums.
+  CHECK(cascade::reduce(tenths, tenths + n, 0.0, cascade::reproducible_plus{}) == exact);
+  CHECK(cascade::reduce(ramps, ramps + n, 0.0, cascade::reproducible_plus{}) == expected);
 }
 
-TEST_CASE("exact_plus: half and bfloat16 items, transform_reduce, the two-phase and resource forms") {
+TEST_CASE("exact_plus, reproducible_plus: half and bfloat16 items, transform_reduce, the two-phase and resource forms") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x4A1F);
   std::normal_distribution<float> normal(0.0f, 10.0f);
@@ -280,6 +357,8 @@ TEST_CASE("exact_plus: half and bfloat16 items, transform_reduce, the two-phase 
   CHECK(same_bits(cascade::reduce(ph, ph + n, 0.0f, cascade::exact_plus{}), exact_sum<float>(hd, 0.0)));
   CHECK(same_bits(cascade::reduce(pb, pb + n, 0.0f, cascade::exact_plus{}), exact_sum<float>(bd, 0.0)));
   CHECK(same_bits(cascade::reduce(pb, pb + n, 0.0, cascade::exact_plus{}), exact_sum<double>(bd, 0.0)));
+  CHECK(same_bits(cascade::reduce(ph, ph + n, 0.0f, cascade::reproducible_plus{}), binned_sum<float>(hd, 0.0, 2)));
+  CHECK(same_bits(cascade::reduce(pb, pb + n, 0.0, cascade::reproducible_plus{}), binned_sum<double>(bd, 0.0, 2)));
 
   // A dot product of floats, exact: the products formed in double (exact), summed exactly, rounded once.
   thrust::device_vector<float> da(a.begin(), a.end()), dbv(b.begin(), b.end());
@@ -290,6 +369,9 @@ TEST_CASE("exact_plus: half and bfloat16 items, transform_reduce, the two-phase 
   float const dot = cascade::transform_reduce(cascade::default_policy{}, index, index + n, 0.0f,
                                               cascade::exact_plus{}, product);
   CHECK(same_bits(dot, exact_sum<float>(products, 0.0)));
+  double const rdot = cascade::transform_reduce(cascade::default_policy{}, index, index + n, 0.0,
+                                                cascade::reproducible_plus{}, product);
+  CHECK(same_bits(rdot, binned_sum<double>(products, 0.0, 3)));  // the products are doubles: 3 levels
 
   // reduce_into: CUB's two phases, and a memory resource; the same bits.
   float const expected = exact_sum<float>(as_doubles(a), 0.0);
@@ -304,12 +386,21 @@ TEST_CASE("exact_plus: half and bfloat16 items, transform_reduce, the two-phase 
   CHECK(same_bits(float(out[0]), expected));
   cudaMemPool_t pool;
   REQUIRE(cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess);
-  cascade::reduce_into(flagged_256_16{}, pa, pa + n, d_out, 0.0f, cascade::reproducible_plus{},
+  cascade::reduce_into(flagged_256_16{}, pa, pa + n, d_out, 0.0f, cascade::exact_plus{},
                        cascade::memory_pool_resource{pool});
   CHECK(same_bits(float(out[0]), expected));
+  cascade::reduce_into(nullptr, bytes, flagged_256_16{}, pa, pa + n, d_out, 0.0f, cascade::reproducible_plus{});
+  REQUIRE(bytes > sizeof(cascade::detail::binned::atomic_area));
+  temp.resize(bytes);
+  cascade::reduce_into(thrust::raw_pointer_cast(temp.data()), bytes, flagged_256_16{}, pa, pa + n, d_out, 0.0f,
+                       cascade::reproducible_plus{});
+  CHECK(same_bits(float(out[0]), binned_sum<float>(as_doubles(a), 0.0, 2)));
+  cascade::reduce_into(flagged_256_16{}, pa, pa + n, d_out, 0.0f, cascade::reproducible_plus{},
+                       cascade::memory_pool_resource{pool});
+  CHECK(same_bits(float(out[0]), binned_sum<float>(as_doubles(a), 0.0, 2)));
 }
 
-TEST_CASE("exact_plus: cross_check compares bitwise") {
+TEST_CASE("exact_plus, reproducible_plus: cross_check compares bitwise") {
   std::vector<float> xs(100003);
   for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = std::sin(float(i)) * 1e3f;
   thrust::device_vector<float> d(xs.begin(), xs.end());
@@ -319,6 +410,10 @@ TEST_CASE("exact_plus: cross_check compares bitwise") {
   CHECK(r.tolerance == 0);
   CHECK(same_bits(r.cascade, exact_sum<float>(as_doubles(xs), 0.0)));
   MESSAGE("cross_check: cascade ", r.cascade, ", CUB's plain sum ", r.cub);
+  auto const b = cascade::cross_check(flagged_256_16{}, p, p + xs.size(), 0.0f, cascade::reproducible_plus{});
+  CHECK(b.agree);
+  CHECK(b.tolerance == 0);
+  CHECK(same_bits(b.cascade, binned_sum<float>(as_doubles(xs), 0.0, 2)));
 }
 
 #endif  // CASCADE_EXACT_PART

@@ -517,18 +517,30 @@ void run_transform(settings const& s, cascade_bench::timer& t, sink& out) {
 // ---------------------------------------------------------------------------------------------------
 // exact: cascade::exact_plus and reproducible_plus (the same bits under every policy) against CUB's
 // sum in each determinism mode (gpu_to_gpu, CCCL's reproducible sum, where the CCCL has it) and
-// cascade's plain sum, plus a few fixed shapes of exact_plus (which the default policy's entry chose
-// from). Results agree within the float tolerance: exact_plus is the correctly rounded sum, CUB's and
-// the plain sum are not.
+// cascade's plain sum, plus a few fixed shapes of each (which the default policy's entries chose
+// from). Results agree within the float tolerance: exact_plus is the correctly rounded sum,
+// reproducible_plus within its bound of it, CUB's and the plain sum are not.
 
-template <int Block, int Coarse>
+template <int Block, int Coarse, class Op>
 void add_exact_shape(measurement& m, item const* in, item* d_out, long long n) {
   using shape = cascade::policy<Block, Coarse, cascade::tree::shuffle, cascade::finish::flagged>;
+  constexpr bool exact = std::is_same_v<Op, cascade::exact_plus>;
   m.contenders.push_back({"cascade::reduce_into(<" + std::to_string(Block) + ", " + std::to_string(Coarse) +
-                              ", shuffle, flagged>, exact_plus)",
-                          "cascade", "exact", [in, d_out, n] {
-                            cascade::reduce_into(shape{}, in, in + n, d_out, item(0), cascade::exact_plus{});
+                              ", shuffle, flagged>, " + (exact ? "exact_plus)" : "reproducible_plus)"),
+                          "cascade", exact ? "exact" : "reproducible", [in, d_out, n] {
+                            cascade::reduce_into(shape{}, in, in + n, d_out, item(0), Op{});
                           }});
+}
+
+template <class Op>
+void add_exact_shapes(measurement& m, item const* in, item* d_out, long long n) {
+  add_exact_shape<128, 16, Op>(m, in, d_out, n);
+  add_exact_shape<256, 8, Op>(m, in, d_out, n);
+  add_exact_shape<256, 16, Op>(m, in, d_out, n);
+  add_exact_shape<256, 32, Op>(m, in, d_out, n);
+  add_exact_shape<512, 8, Op>(m, in, d_out, n);
+  add_exact_shape<512, 16, Op>(m, in, d_out, n);
+  add_exact_shape<512, 32, Op>(m, in, d_out, n);
 }
 
 void run_exact(settings const& s, cascade_bench::timer& t, sink& out) {
@@ -569,14 +581,9 @@ void run_exact(settings const& s, cascade_bench::timer& t, sink& out) {
                               cascade::reduce_into(cascade::default_policy{}, in, in + n, d_out, item(0),
                                                    cascade::reproducible_plus{});
                             }});
-    if (s.arg_shapes) {  // --arg-shapes: also exact_plus under fixed shapes
-      add_exact_shape<128, 16>(m, in, d_out, n);
-      add_exact_shape<256, 8>(m, in, d_out, n);
-      add_exact_shape<256, 16>(m, in, d_out, n);
-      add_exact_shape<256, 32>(m, in, d_out, n);
-      add_exact_shape<512, 8>(m, in, d_out, n);
-      add_exact_shape<512, 16>(m, in, d_out, n);
-      add_exact_shape<512, 32>(m, in, d_out, n);
+    if (s.arg_shapes) {  // --arg-shapes: also both ops under fixed shapes
+      add_exact_shapes<cascade::exact_plus>(m, in, d_out, n);
+      add_exact_shapes<cascade::reproducible_plus>(m, in, d_out, n);
     }
     m.agree = &accumulators_agree<true>;
     m.format = &format_accumulator<>;

@@ -25,6 +25,7 @@
 #include "../tree/tag.cuh"
 #include "arch.cuh"
 #include "device.cuh"
+#include "binned_sum.cuh"
 #include "exact_sum.cuh"
 #include "kernels.cuh"
 #include "memory_check.cuh"
@@ -145,10 +146,12 @@ struct policy_dispatch {
   }
 };
 
-// exact_plus and reproducible_plus: the call runs with the exact accumulator (detail/exact_sum.cuh) as
-// T, its op, and a writer that rounds the final state into d_out, over a zeroed spill: the stream's
-// own (stream_state.cuh), which the rounding zeroes again, else one in scratch and a memset.
-template <class It, class T>
+// exact_plus and reproducible_plus: the call runs with the op's accumulator as T (exact_plus: the exact
+// sum, detail/exact_sum.cuh; reproducible_plus: the binned sum, detail/binned_sum.cuh), its op, and a
+// writer that rounds the final state into d_out, over a zeroed area (exact_plus's spill, the binned
+// sum's atomic bins): the stream's own (stream_state.cuh), which the rounding zeroes again, else one in
+// scratch and a memset.
+template <class It, class T, class Op>
 struct exact_call {
   using item = cuda::std::remove_cvref_t<decltype(cuda::std::declval<It const&>()[0])>;
   static_assert(cuda::std::is_same_v<T, float> || cuda::std::is_same_v<T, double>,
@@ -157,27 +160,32 @@ struct exact_call {
   static_assert(exact::is_item_v<item>,
                 "cascade::exact_plus / reproducible_plus: the items must be float, double, __half, __nv_bfloat16 "
                 "or integers of at most 32 bits (transform_reduce: the transform's result)");
-  static constexpr int levels = exact::levels_for<item>;
-  using state = exact::state<levels>;
-  using op = exact::op<levels>;
+  static constexpr bool is_binned = cuda::std::is_same_v<Op, reproducible_plus>;
+  static constexpr int levels = is_binned ? binned::levels_for<item> : exact::levels_for<item>;
+  using state = cuda::std::conditional_t<is_binned, binned::state<levels>, exact::state<levels>>;
+  using op = cuda::std::conditional_t<is_binned, binned::op<levels>, exact::op<levels>>;
+  using area = cuda::std::conditional_t<is_binned, binned::atomic_area, exact::spill_area>;
   template <class OutIt>
-  using writer = exact::result_writer<OutIt, T, levels>;
+  using writer = exact::result_writer<OutIt, T, state, area>;
+  static constexpr char const* name = is_binned ? "cascade::reproducible_plus" : "cascade::exact_plus";
 };
 
-template <class Policy, class It, class OutIt, class T>
+template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init) {
-  using call = exact_call<It, T>;
+  using call = exact_call<It, T, Op>;
+  using area_type = typename call::area;
   cudaStream_t const stream = policy.stream();
   current_device();
   check_device_accessible(d_out, "the output (d_out)");
-  static_assert(exact::spill_bytes <= stream_state::spill_bytes,
-                "cascade: exact_plus's spill outgrew the stream state's room for it; raise stream_state::spill_bytes");
+  static_assert(sizeof(area_type) <= stream_state::spill_bytes,
+                "cascade: exact_plus's spill (or reproducible_plus's atomic bins) outgrew the stream state's room "
+                "for it; raise stream_state::spill_bytes");
   stream_state const own = stream_state_of(stream);
   std::optional<scratch_buffer> spill;
-  auto* area = static_cast<exact::spill_area*>(own.spill);
+  auto* area = static_cast<area_type*>(own.spill);
   if (area == nullptr) {
-    area = spill.emplace(exact::spill_bytes, stream, "cascade::exact_plus").as<exact::spill_area>();
-    check_cuda(cudaMemsetAsync(area, 0, exact::spill_bytes, stream), "cudaMemsetAsync (exact_plus's spill)");
+    area = spill.emplace(sizeof(area_type), stream, call::name).template as<area_type>();
+    check_cuda(cudaMemsetAsync(area, 0, sizeof(area_type), stream), "cudaMemsetAsync (exact_plus's spill)");
   }
   if constexpr (requires { Policy::finish_type::folds_on_host; })
     static_assert(!Policy::finish_type::folds_on_host,
@@ -193,7 +201,7 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
     static_assert(is_policy_v<Policy>,
                   "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
                   "e.g. cascade::default_policy{}");
-    dispatch_exact_into(policy, first, n, d_out, init);
+    dispatch_exact_into<Policy, It, OutIt, T, Op>(policy, first, n, d_out, init);
   } else {
     static_assert(is_policy_v<Policy>,
                   "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
@@ -212,8 +220,8 @@ template <class Policy, class It, class OutIt, class T, class Op>
 std::size_t temp_storage_bytes_of(Policy const& policy, cuda::std::int64_t n) {
   std::size_t pieces = 0;
   if constexpr (is_exact_op_v<Op>) {
-    using call = exact_call<It, T>;
-    pieces = scratch_piece_bytes(exact::spill_bytes) +
+    using call = exact_call<It, T, Op>;
+    pieces = scratch_piece_bytes(sizeof(typename call::area)) +
              policy_dispatch<Policy>::template scratch_bytes<It, typename call::template writer<OutIt>,
                                                              typename call::state, typename call::op>(policy, n);
   } else {

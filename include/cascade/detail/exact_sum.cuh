@@ -112,13 +112,15 @@ __host__ __device__ inline int top_position(double x) {
   return d.p + 63 - cuda::std::countl_zero(d.m);
 }
 
-// The finite double v as 32-bit pieces on chunks j, j + 1, j + 2 (signed: each in (-2^32, 2^32)).
+// The finite double v * 2^shift as 32-bit pieces on chunks j, j + 1, j + 2 (signed: each in (-2^32,
+// 2^32)).
 struct pieces {
   int j;
   long long part[3];
 };
-__host__ __device__ inline pieces pieces_of(double v) {
-  decomposed const d = decompose(v);
+__host__ __device__ inline pieces pieces_of(double v, int shift = 0) {
+  decomposed d = decompose(v);
+  d.p += shift;
   int const s = d.p & 31;
   cuda::std::uint64_t const lo = d.m << s, hi = s ? d.m >> (64 - s) : 0;
   long long const sign = d.negative ? -1 : 1;
@@ -491,6 +493,28 @@ __host__ __device__ inline R round_magnitude(top_limbs const& top, bool negative
   return negative ? -r : r;
 }
 
+// The integer sum over j in [lo, end) of chunk(j) * 2^(32 j) (chunk(j): an int64 of units of 2^(32 j -
+// 1074)), rounded to R as round_magnitude does; end must leave two chunks above the last nonzero one
+// for the carries to settle. One pass from the bottom, in registers: a limb and a carry at a time,
+// keeping the top limbs of the sum and of its negation (~limbs + 1).
+template <class R, class Chunk>
+__host__ __device__ inline R round_chunks(int lo, int end, Chunk&& chunk) {
+  top_limbs pos, neg;
+  long long carry = 0;
+  bool borrow = true;  // the negation's +1, carried while the limbs below are all zero
+  for (int j = lo; j < end; ++j) {
+    long long const v = chunk(j);
+    long long const low = (v & 0xffffffffll) + (carry & 0xffffffffll);  // v + carry: this limb, the rest on
+    unsigned const limb = static_cast<unsigned>(low);
+    carry = (v >> 32) + (carry >> 32) + (low >> 32);
+    pos.push(j, limb);
+    neg.push(j, ~limb + (borrow ? 1u : 0u));
+    borrow = borrow && limb == 0;
+  }
+  // (carry is now 0 or -1: the sign)
+  return carry < 0 ? round_magnitude<R>(neg, true) : round_magnitude<R>(pos, false);
+}
+
 // Loads from the spill, whose chunks other blocks' atomics wrote: from L2 on the device.
 __host__ __device__ inline unsigned long long load_word(unsigned long long const* p) {
 #ifdef __CUDA_ARCH__
@@ -546,10 +570,7 @@ __host__ __device__ inline R finalize(spill_area& spill, state<K> s, double init
   }
   int const end = hi + 3 < chunk_count + 2 ? hi + 3 : chunk_count + 2;
 
-  top_limbs pos, neg;  // of the sum, and of its negation (~limbs + 1)
-  long long carry = 0;
-  bool borrow = true;  // the negation's +1, carried while the limbs below are all zero
-  for (int j = lo; j < end; ++j) {
+  R const r = round_chunks<R>(lo, end, [&](int j) {
     long long v = 0;
     bool const read = j < 64 ? (touched[0] >> j) & 1 : j < chunk_count && (touched[1] >> (j - 64)) & 1;
     if (read) {
@@ -558,31 +579,26 @@ __host__ __device__ inline R finalize(spill_area& spill, state<K> s, double init
     }
     for (int k = 0; k <= K; ++k) v += j == base + K - k ? units[k] : 0;  // level k is chunk top + 1 - k
     for (int i = 0; i < 3; ++i) v += j == in.j + i ? in.part[i] : 0;
-    long long const low = (v & 0xffffffffll) + (carry & 0xffffffffll);  // v + carry: this limb, the rest on
-    unsigned const limb = static_cast<unsigned>(low);
-    carry = (v >> 32) + (carry >> 32) + (low >> 32);
-    pos.push(j, limb);
-    neg.push(j, ~limb + (borrow ? 1u : 0u));
-    borrow = borrow && limb == 0;
-  }
-  // (carry is now 0 or -1: the sign)
+    return v;
+  });
   if ((flags & flag_nan) || (flags & flag_pos_inf && flags & flag_neg_inf)) return static_cast<R>(NAN);
   if (flags & flag_pos_inf) return static_cast<R>(INFINITY);
   if (flags & flag_neg_inf) return static_cast<R>(-INFINITY);
-  return carry < 0 ? round_magnitude<R>(neg, true) : round_magnitude<R>(pos, false);
+  return r;
 }
 
-// Where the last step of a call's finish writes: rounds the final state (with the spill and init) to
-// the result type and writes it to the caller's output.
-template <class OutIt, class R, int K>
+// Where the last step of a call's finish writes: rounds the final state (with the call's area and
+// init) to the result type and writes it to the caller's output. finalize is found by the state's
+// namespace: exact's here, binned's (detail/binned_sum.cuh) for reproducible_plus.
+template <class OutIt, class R, class State, class Area>
 struct result_writer {
   OutIt out;
-  spill_area* spill;
+  Area* area;
   double init;
   struct proxy {
     result_writer const& to;
-    __device__ proxy const& operator=(state<K> const& s) const {
-      *to.out = finalize<R>(*to.spill, s, to.init);
+    __device__ proxy const& operator=(State const& s) const {
+      *to.out = finalize<R>(*to.area, s, to.init);
       return *this;
     }
   };

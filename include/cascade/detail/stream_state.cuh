@@ -1,13 +1,13 @@
 // cascade/detail/stream_state.cuh: device memory each stream keeps for single-pass finishes
 // (finish::last_block, finish::flagged): a zeroed ticket that counts blocks, room for the blocks'
 // partials, and zeroed room for flagged partials, so that a call makes no memset launch and no
-// scratch allocation before its kernel; and a zeroed spill for exact_plus (detail/exact_sum.cuh),
+// scratch allocation before its kernel; and a zeroed spill for exact_plus and reproducible_plus (detail/exact_sum.cuh, binned_sum.cuh),
 // which the call's rounding zeroes again.
 //
 // The kernel that uses a stream's state sets the ticket (and the flags it read) back to zero before
 // it ends, and work on one stream runs in order, so the next call on that stream finds them zeroed. Streams are told apart by
 // cudaStreamGetId, unique for the life of the program, so a destroyed stream's state is never handed
-// to another. Each stream that has made a call holds 97 KiB + 256 bytes until the process exits, for
+// to another. Each stream that has made a call holds 98 KiB + 256 bytes until the process exits, for
 // the first max_streams streams of a device: CUDA says nothing when a stream is destroyed, so a
 // program that keeps making streams would otherwise grow without bound. Later streams
 // get none, and neither does a stream being captured (a graph may be replayed on several streams at
@@ -33,10 +33,10 @@ struct stream_state {
   unsigned* ticket = nullptr;  // nullptr: none (captured, too late, or the caller brought storage)
   void* partials = nullptr;    // 256-byte aligned
   unsigned long long* flags = nullptr;  // zeroed; finish::flagged's words
-  void* spill = nullptr;                // zeroed; exact_plus's spill
+  void* spill = nullptr;                // zeroed; exact_plus's spill, reproducible_plus's atomic bins
   static constexpr std::size_t partials_bytes = 32 * 1024;
   static constexpr std::size_t flags_bytes = 64 * 1024;
-  static constexpr std::size_t spill_bytes = 1024;
+  static constexpr std::size_t spill_bytes = 2048;
   static constexpr std::size_t max_streams = 64;  // per device: at most 6 MiB
 };
 
