@@ -8,9 +8,9 @@
 // memory pool that cascade makes per device, created on first use, and in steady state allocates
 // nothing from the driver. By default the pool keeps whatever it has reserved (release threshold:
 // unlimited). A call given the caller's storage (a memory resource, or CUB-style temporary storage:
-// docs/memory.md) takes nothing from it. Not counted here, and never given back before exit: 97 KiB
-// per stream that has run finish::last_block, finish::flagged or exact_plus (at most 64 streams per
-// device), and the page-locked host blocks reduce() and finish::host use.
+// docs/memory.md) takes nothing from it. Not counted here, and never given back before exit: 98 KiB
+// per stream that has run finish::last_block, finish::flagged, exact_plus or reproducible_plus (at
+// most 64 streams per device), and the page-locked host blocks reduce() and finish::host use.
 //
 // Every function acts on the current device's pools: the one calls draw from, and the one graph
 // captures draw from (a captured call's scratch belongs to its graph until the graph is destroyed).

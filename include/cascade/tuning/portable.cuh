@@ -33,6 +33,7 @@ struct portable {
 constexpr int portable_coarse(int item_bytes, op_kind kind) {
   if (kind == op_kind::arg && item_bytes <= 2) return 64;  // {index, value} pairs: fewer loads in flight
   if (kind == op_kind::exact) return 8;                    // its accumulator takes registers (tuning/sm90_h200.cuh)
+  if (kind == op_kind::binned) return 16;                  // lighter: as the H200's entry
   if (item_bytes == 1) return 32;
   if (item_bytes == 2) return kind == op_kind::sum ? 32 : 16;
   if (item_bytes == 4) return 16;

@@ -38,9 +38,11 @@ struct table<sm90_h100, ItemBytes, Kind> {
 template <int ItemBytes>
 struct table<sm90_h100, ItemBytes, op_kind::arg> : table<sm90_h100, ItemBytes, op_kind::min_max> {};
 
-// exact_plus: the H200's entries (not measured on an H100).
+// exact_plus and reproducible_plus: the H200's entries (not measured on an H100).
 template <int ItemBytes>
 struct table<sm90_h100, ItemBytes, op_kind::exact> : table<sm90_h200, ItemBytes, op_kind::exact> {};
+template <int ItemBytes>
+struct table<sm90_h100, ItemBytes, op_kind::binned> : table<sm90_h200, ItemBytes, op_kind::binned> {};
 
 // [entry 1 sum] tuned with int8-plus (int8 items, int32 accumulator)
 // NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json

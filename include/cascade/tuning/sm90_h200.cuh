@@ -193,9 +193,40 @@ struct table<sm90_h200, 8, op_kind::exact> {
 };
 // [/entry]
 
-// exact_plus of items of 1 or 2 bytes (half, bfloat16, small integers): the float entry (the same
-// two-level accumulator; not measured). After the entries, which it would otherwise hide.
+// [entry 4 binned] written by hand, not tuned: reproducible_plus of float items, from cascade-rivals
+// --families exact --arg-shapes on an H200 (bench/results/reproducible-2026-11-24, a8f3ee1): the exact
+// entry's shapes up to 2^25 (within 6% of the fastest fixed shape), <512, 16> above (2^30: 967 us,
+// 95% of the read ceiling, against 1076 us with <512, 8>).
+template <>
+struct table<sm90_h200, 4, op_kind::binned> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
+                      range<524288, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<2097152, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<33554432, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 8 binned] written by hand, not tuned, as the 4 binned entry: double items. At 2^30: 1898 us
+// with <512, 32> (97% of the ceiling) against 1973 us with the exact entry's <256, 8>.
+template <>
+struct table<sm90_h200, 8, op_kind::binned> {
+  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<92681, policy<256, 8, tree::shuffle, finish::cluster>>,
+                      range<2097152, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<8388608, policy<512, 8, tree::shuffle, finish::last_block>>,
+                      range<33554432, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// exact_plus and reproducible_plus of items of 1 or 2 bytes (half, bfloat16, small integers): the
+// float entries (the same two-level accumulators; not measured). After the entries, which they would
+// otherwise hide.
 template <int ItemBytes>
 struct table<sm90_h200, ItemBytes, op_kind::exact> : table<sm90_h200, 4, op_kind::exact> {};
+template <int ItemBytes>
+struct table<sm90_h200, ItemBytes, op_kind::binned> : table<sm90_h200, 4, op_kind::binned> {};
 
 }  // namespace cascade::tuning

@@ -13,8 +13,9 @@
 //              CCCL's ops of those names: tuned_policy.cuh looks them up as detail::known_op_t), arg for
 //              argmin's, argmax's and minmax's ops (their {index, value} accumulators take more
 //              registers, and 1- and 2-byte items want more of them a thread), exact for
-//              exact_plus and reproducible_plus (whose accumulator, detail/exact_sum.cuh, is a few
-//              doubles and costs arithmetic per item: other shapes win); any other op
+//              exact_plus (whose accumulator, detail/exact_sum.cuh, is a few doubles and costs
+//              arithmetic per item: other shapes win), binned for reproducible_plus (its accumulator,
+//              detail/binned_sum.cuh, is lighter again); any other op
 //              (non_commutative ones too) uses the sum ranges. A table without an arg entry for an
 //              item size uses its min_max entry (each table's partial specialization says so).
 //
@@ -32,7 +33,7 @@
 
 namespace cascade::tuning {
 
-enum class op_kind { sum, min_max, arg, exact };
+enum class op_kind { sum, min_max, arg, exact, binned };
 
 // Inputs of at most MaxN items use Policy (MaxN = -1: no bound).
 template <long long MaxN, class Policy>
@@ -81,10 +82,12 @@ template <class Class, int ItemBytes, op_kind Kind>
 struct table;
 
 // argmin's, argmax's and minmax's ops: arg (the table is keyed on the type they read:
-// detail::table_item); the exact sum's op (what exact_plus and reproducible_plus run as): exact.
+// detail::table_item); the exact sum's op (what exact_plus runs as): exact; the binned sum's
+// (reproducible_plus): binned.
 template <class Op>
 inline constexpr op_kind op_kind_of =
-    requires { Op::is_exact_sum; } ? op_kind::exact
+    requires { Op::is_exact_sum; }    ? op_kind::exact
+    : requires { Op::is_binned_sum; } ? op_kind::binned
     : cuda::std::is_same_v<Op, arg_min> || cuda::std::is_same_v<Op, arg_max> || cuda::std::is_same_v<Op, arg_min_max>
         ? op_kind::arg
     : cuda::std::is_same_v<Op, minimum> || cuda::std::is_same_v<Op, maximum> ? op_kind::min_max
