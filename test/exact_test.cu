@@ -209,7 +209,7 @@ TEST_CASE("reproducible_plus: double, the documented binned sum under every poli
 }
 #else
 
-TEST_CASE("exact_plus, reproducible_plus: finish::atomic gives the same bits run after run") {
+TEST_CASE("exact_plus and reproducible_plus: finish::atomic gives the same bits run after run") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0xA70);
   std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -312,7 +312,7 @@ struct ramp {  // item i: (i mod 4096) / 1024 - 2
   __host__ __device__ double operator()(long long i) const { return double(i % 4096) / 1024.0 - 2.0; }
 };
 
-TEST_CASE("exact_plus, reproducible_plus: beyond 2^32 items, closed-form sums") {
+TEST_CASE("exact_plus and reproducible_plus: beyond 2^32 items, closed-form sums") {
   long long const n = (1ll << 32) + 12345;
   auto tenths = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), tenth{});
   // 0.1f = 13421773 * 2^-27 exactly; n of them: n * 13421773 * 2^-27, rounded once.
@@ -331,7 +331,7 @@ TEST_CASE("exact_plus, reproducible_plus: beyond 2^32 items, closed-form sums") 
   CHECK(cascade::reduce(ramps, ramps + n, 0.0, cascade::reproducible_plus{}) == expected);
 }
 
-TEST_CASE("exact_plus, reproducible_plus: half and bfloat16 items, transform_reduce, the two-phase and resource forms") {
+TEST_CASE("exact_plus and reproducible_plus: half and bfloat16 items, transform_reduce, the two-phase and resource forms") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x4A1F);
   std::normal_distribution<float> normal(0.0f, 10.0f);
@@ -400,7 +400,7 @@ TEST_CASE("exact_plus, reproducible_plus: half and bfloat16 items, transform_red
   CHECK(same_bits(float(out[0]), binned_sum<float>(as_doubles(a), 0.0, 2)));
 }
 
-TEST_CASE("exact_plus, reproducible_plus: cross_check compares bitwise") {
+TEST_CASE("exact_plus and reproducible_plus: cross_check compares bitwise") {
   std::vector<float> xs(100003);
   for (std::size_t i = 0; i < xs.size(); ++i) xs[i] = std::sin(float(i)) * 1e3f;
   thrust::device_vector<float> d(xs.begin(), xs.end());
