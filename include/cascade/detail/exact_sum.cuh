@@ -1,4 +1,5 @@
-// cascade/detail/exact_sum.cuh: the exact sum behind cascade::exact_plus and cascade::reproducible_plus.
+// cascade/detail/exact_sum.cuh: the exact sum behind cascade::exact_plus (and the rounding and grid
+// that the binned sum behind reproducible_plus, detail/binned_sum.cuh, shares).
 //
 // Every finite float, double, __half and __nv_bfloat16 is an integer multiple of 2^-1074, so a sum of
 // them is an integer on that grid; bit position p weighs 2^(p - 1074). Positions are grouped in

@@ -34,7 +34,8 @@ struct reproducible_plus;
 
 namespace detail {
 
-// exact_plus and reproducible_plus: tags the entry points route to the exact sum (detail/exact_sum.cuh).
+// exact_plus and reproducible_plus: tags the entry points route to their own accumulators (detail/exact_sum.cuh,
+// detail/binned_sum.cuh).
 template <class Op>
 inline constexpr bool is_exact_op_v =
     cuda::std::is_same_v<Op, exact_plus> || cuda::std::is_same_v<Op, reproducible_plus>;
