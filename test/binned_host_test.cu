@@ -6,7 +6,7 @@
 // of the exact sum. Runs in CI (no GPU).
 #include <doctest/doctest.h>
 
-#include <cascade/detail/binned_sum.cuh>
+#include <cascade/detail/binned_small_sum.cuh>
 
 #include <algorithm>
 #include <cfloat>
@@ -15,6 +15,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support/binned_reference.hpp"
@@ -24,35 +25,52 @@
 namespace {
 
 using namespace cascade::detail;
-using cascade_test::binned_sum;
 using cascade_test::exact_sum;
+using cascade_test::reproducible_sum;
 
 template <class T>
 bool same_bits(T a, T b) {
   return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-// xs folded as the device would: runs of random length (up to max_run) into states, by deposit or
-// deposit_all (8 at a time), the states merged in a random order; with `atomic`, some of them added
-// to finish::atomic's bins instead. Then rounded.
-template <class R, int K>
+// The state reproducible_plus keeps for items of type T, and how it takes one.
+template <class T>
+using state_for = std::conditional_t<(sizeof(T) > 4), binned::state<3>,
+                                     std::conditional_t<std::is_integral_v<T>, binned::state<2>, binned::small_state>>;
+template <class T, class S>
+void deposit_one(S& s, double x) {
+  if constexpr (std::is_same_v<S, binned::small_state>) binned::deposit(s, static_cast<float>(x));
+  else binned::deposit(s, x);
+}
+
+// xs (values of T) folded as the device would: runs of random length (up to max_run) into states, by
+// deposit or deposit_all (8 at a time), the states merged in a random order; with `atomic`, some of
+// them added to finish::atomic's bins instead. Then rounded.
+template <class R, class T>
 R grouped_sum(std::vector<double> const& xs, double init, std::mt19937_64& rng, int max_run = 300,
               bool atomic = false) {
-  std::vector<binned::state<K>> states;
+  using S = state_for<T>;
+  std::vector<S> states;
   std::uniform_int_distribution<int> run(1, max_run);
   for (std::size_t i = 0; i < xs.size();) {
-    binned::state<K> s{};
+    S s{};
     int k = run(rng);
     bool const batches = rng() & 1;
     while (k > 0 && i < xs.size()) {
       if (batches && k >= 8 && i + 8 <= xs.size()) {
-        double batch[8];
-        std::copy(xs.begin() + i, xs.begin() + i + 8, batch);
-        binned::deposit_all(s, batch);
+        if constexpr (std::is_same_v<S, binned::small_state>) {
+          float batch[8];
+          for (int j = 0; j < 8; ++j) batch[j] = static_cast<float>(xs[i + j]);
+          binned::deposit_all(s, batch);
+        } else {
+          double batch[8];
+          std::copy(xs.begin() + i, xs.begin() + i + 8, batch);
+          binned::deposit_all(s, batch);
+        }
         i += 8;
         k -= 8;
       } else {
-        binned::deposit(s, xs[i]);
+        deposit_one<T>(s, xs[i]);
         ++i;
         --k;
       }
@@ -69,12 +87,12 @@ R grouped_sum(std::vector<double> const& xs, double init, std::mt19937_64& rng, 
   while (states.size() > 1) {
     std::uniform_int_distribution<std::size_t> pick(0, states.size() - 1);
     std::size_t const a = pick(rng);
-    binned::state<K> const x = states[a];
+    S const x = states[a];
     states.erase(states.begin() + a);
     std::size_t const b = std::uniform_int_distribution<std::size_t>(0, states.size() - 1)(rng);
     states[b] = binned::merge(states[b], x);
   }
-  binned::state<K> const last = states.empty() ? binned::state<K>{} : states[0];
+  S const last = states.empty() ? S{} : states[0];
   R const r = binned::finalize<R>(area, last, init);
   binned::atomic_area const zero{};
   CHECK(std::memcmp(&area, &zero, sizeof area) == 0);  // left zeroed for the stream's next call
@@ -106,32 +124,40 @@ std::vector<std::pair<std::string, std::vector<double>>> cases(std::mt19937_64& 
     return k == 0 ? 1e30 : k == 1 ? -1e30 : unit(rng);
   }, 9000);
   add("halves of the lowest level's unit (no ties)", [&] { return (rng() & 1 ? 1.5 : -2.5) * std::ldexp(1.0, -40); }, 3001);
+  add("exact halves of the levels' units (ties)", [&] {
+    static double const v[] = {0x1p20, 16, 48, -16, -80, 0x1p-18, -0x3p-18, 8192, 24576, -8192, 0x1p-19, -0x3p-19};
+    return v[rng() % 12];
+  }, 5000);
   add("all equal", [] { return 0.1; }, 30000);
   add("largest", [&] { return (rng() & 1 ? -1.0 : 1.0) * double(std::numeric_limits<T>::max()); }, 1001);
   return out;
 }
 
-template <class T, int K>
+// Bits of each item kept below the largest item's binade (docs/reproducible.md).
+template <class T>
+constexpr int kept_bits = sizeof(T) > 4 ? 63 : std::is_integral_v<T> ? 31 : 43;
+
+template <class T>
 void check() {
   CASCADE_SEED_INFO();
-  std::mt19937_64 rng(cascade_test::base_seed() ^ (0xB1 + K));
+  std::mt19937_64 rng(cascade_test::base_seed() ^ (0xB1 + sizeof(T)));
   for (auto const& [name, xs] : cases<T>(rng)) {
     INFO(name);
-    T const expected = binned_sum<T>(xs, 0.0, K);
-    for (int round = 0; round < 3; ++round) CHECK(same_bits(grouped_sum<T, K>(xs, 0.0, rng), expected));
-    CHECK(same_bits(grouped_sum<T, K>(xs, 0.0, rng, 300, true), expected));
-    CHECK(same_bits(grouped_sum<T, K>(xs, 0.75, rng), binned_sum<T>(xs, 0.75, K)));
+    T const expected = reproducible_sum<T, T>(xs, 0.0);
+    for (int round = 0; round < 3; ++round) CHECK(same_bits(grouped_sum<T, T>(xs, 0.0, rng), expected));
+    CHECK(same_bits(grouped_sum<T, T>(xs, 0.0, rng, 300, true), expected));
+    CHECK(same_bits(grouped_sum<T, T>(xs, 0.75, rng), reproducible_sum<T, T>(xs, 0.75)));
     // Another order.
     std::vector<double> shuffled = xs;
     std::shuffle(shuffled.begin(), shuffled.end(), rng);
-    CHECK(same_bits(grouped_sum<T, K>(shuffled, 0.0, rng), expected));
-    // Within the bound of the exact sum: half an ulp plus n * max|x| * 2^(1 - 32 (K - 1)).
+    CHECK(same_bits(grouped_sum<T, T>(shuffled, 0.0, rng), expected));
+    // Within the bound of the exact sum: half an ulp plus n * max|x| * 2^-kept_bits.
     double max_abs = 0;
     for (double x : xs) max_abs = std::max(max_abs, std::fabs(x));
     T const exact = exact_sum<T>(xs, 0.0);
     if (std::isfinite(exact) && std::isfinite(expected)) {
       double const half_ulp = 0.5 * (std::nextafter(std::fabs(double(exact)), INFINITY) - std::fabs(double(exact)));
-      double const bound = 2 * half_ulp + double(xs.size()) * max_abs * std::ldexp(1.0, 1 - 32 * (K - 1));
+      double const bound = 2 * half_ulp + double(xs.size()) * max_abs * std::ldexp(1.0, -kept_bits<T>);
       CHECK(std::fabs(double(expected) - double(exact)) <= bound);
     }
   }
@@ -141,35 +167,47 @@ void check() {
 
 TEST_SUITE("cpu") {
 
-TEST_CASE("binned sum: float items (2 levels) into float and double, any grouping or order, bitwise") {
-  check<float, 2>();
+TEST_CASE("binned sum: float items (float grid, 3 levels of 22 bits) into float and double, any grouping or order") {
+  check<float>();
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(cascade_test::base_seed() ^ 0xB10);
   for (auto const& [name, xs] : cases<float>(rng)) {
     INFO(name);
-    CHECK(same_bits(grouped_sum<double, 2>(xs, 0.0, rng), binned_sum<double>(xs, 0.0, 2)));
+    CHECK(same_bits(grouped_sum<double, float>(xs, 0.0, rng), reproducible_sum<double, float>(xs, 0.0)));
   }
 }
 
-TEST_CASE("binned sum: double items (3 levels), any grouping or order, bitwise") { check<double, 3>(); }
+TEST_CASE("binned sum: double items (3 levels of 32 bits), any grouping or order, bitwise") { check<double>(); }
+
+TEST_CASE("binned sum: 32-bit integer items (2 levels of 32 bits): exact") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(cascade_test::base_seed() ^ 0x132);
+  std::vector<double> xs(50000);
+  for (auto& x : xs) x = double(static_cast<int>(rng()));
+  CHECK(same_bits(grouped_sum<double, int>(xs, 0.0, rng), exact_sum<double>(xs, 0.0)));
+  CHECK(same_bits(grouped_sum<double, int>(xs, 0.0, rng, 300, true), exact_sum<double>(xs, 0.0)));
+}
 
 TEST_CASE("binned sum: long runs normalize into the carries") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(cascade_test::base_seed() ^ 0xCA);
   std::uniform_real_distribution<double> unit(0.5, 1.0);
   std::vector<double> xs(3 << 19);
-  for (auto& x : xs) x = float(unit(rng) * 1024);  // every slice near 2^31 units of the top level
-  double const expected = binned_sum<double>(xs, 0.0, 2);
-  CHECK(same_bits(grouped_sum<double, 2>(xs, 0.0, rng, 1 << 21), expected));
-  CHECK(same_bits(grouped_sum<double, 2>(xs, 0.0, rng, 1 << 21, true), expected));
-  CHECK(same_bits(grouped_sum<double, 2>(xs, 0.0, rng, 70000), expected));
+  for (auto& x : xs) x = unit(rng) * 1024;  // every slice near 2^31 units of the top level
+  double const expected = reproducible_sum<double, double>(xs, 0.0);
+  CHECK(same_bits(grouped_sum<double, double>(xs, 0.0, rng, 1 << 21), expected));
+  CHECK(same_bits(grouped_sum<double, double>(xs, 0.0, rng, 1 << 21, true), expected));
+  CHECK(same_bits(grouped_sum<double, double>(xs, 0.0, rng, 70000), expected));
+  std::vector<double> fs(xs.begin(), xs.end());
+  for (auto& x : fs) x = float(x);
+  CHECK(same_bits(grouped_sum<double, float>(fs, 0.0, rng, 1 << 21), reproducible_sum<double, float>(fs, 0.0)));
 }
 
 TEST_CASE("binned sum: special values, the top of the range, what is dropped") {
   std::mt19937_64 rng(1);
   auto sum = [&](std::vector<double> xs, double init = 0.0) {
-    double const r = grouped_sum<double, 3>(xs, init, rng);
-    CHECK(same_bits(r, binned_sum<double>(xs, init, 3)));
+    double const r = grouped_sum<double, double>(xs, init, rng);
+    CHECK(same_bits(r, reproducible_sum<double, double>(xs, init)));
     return r;
   };
   CHECK(sum({INFINITY, 1.0}) == INFINITY);
@@ -186,9 +224,19 @@ TEST_CASE("binned sum: special values, the top of the range, what is dropped") {
   CHECK(sum({}, 2.5) == 2.5);
   CHECK(sum({1e300, 1.0, -1e300}) == 0.0);  // 1.0 is below the lowest level of 1e300's window
   CHECK(sum({1.0, 0x1p-53}) == 1.0);        // a tie of the final rounding, to even
-  // Float items, 2 levels: 1e30's window keeps bits down to 2^46; 1 is dropped (exact_plus keeps it).
-  CHECK(grouped_sum<float, 2>({1e30, 1.0, -1e30, 0.5}, 0.0, rng) == 0.0f);
-  CHECK(grouped_sum<float, 2>({1e10, 1.0, -1e10, 0.5}, 0.0, rng) == 1.5f);
+  // Float items: 1e30's window keeps bits down to 2^49; 1 is dropped (exact_plus keeps it).
+  auto fsum = [&](std::vector<double> xs, double init = 0.0) {
+    float const r = grouped_sum<float, float>(xs, init, rng);
+    CHECK(same_bits(r, reproducible_sum<float, float>(xs, init)));
+    return r;
+  };
+  CHECK(fsum({1e30, 1.0, -1e30, 0.5}) == 0.0f);
+  CHECK(fsum({1e10, 1.0, -1e10, 0.5}) == 1.5f);
+  CHECK(fsum({double(FLT_MAX), double(FLT_MAX), -double(FLT_MAX)}) == FLT_MAX);  // scaled windows
+  CHECK(fsum({double(FLT_MAX), double(FLT_MAX)}) == INFINITY);
+  CHECK(fsum({0x1p-149, 0x1p-149, 0x1p-148}) == 0x1p-147f);  // denormals exact
+  CHECK(std::isnan(fsum({INFINITY, -INFINITY})));
+  CHECK(fsum({1e20, -1e20, 3.0}, 0.5) == 0.5f);  // 3 rounds to 0 units of 1e20's lowest level (2^5)
 }
 
 }  // TEST_SUITE

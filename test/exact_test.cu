@@ -149,7 +149,7 @@ void for_each_exact_policy(F&& f) {
 template <class R, class Op, class T>
 R reference_of(std::vector<T> const& xs, double init) {
   if constexpr (std::is_same_v<Op, cascade::reproducible_plus>)
-    return binned_sum<R>(as_doubles(xs), init, sizeof(T) > 4 ? 3 : 2);
+    return reproducible_sum<R, T>(as_doubles(xs), init);
   else
     return exact_sum<R>(as_doubles(xs), init);
 }
@@ -173,14 +173,14 @@ void check_against_reference() {
     thrust::device_vector<T> ds(shuffled.begin(), shuffled.end());
     CHECK(same_bits(run(flagged_256_16{}, ds, Op{}), expected));
     if constexpr (std::is_same_v<Op, cascade::reproducible_plus>) {
-      // Within the documented bound of the exact sum: half an ulp + n * max|x| * 2^(1 - 32 (K - 1)).
+      // Within the documented bound of the exact sum: half an ulp + n * max|x| * 2^-43 (2^-63 doubles).
       T const exact = exact_sum<T>(as_doubles(xs), 0.0);
       double max_abs = 0;
       for (T x : xs) max_abs = std::max(max_abs, std::fabs(double(x)));
       if (std::isfinite(exact) && std::isfinite(expected)) {
         double const ulp = std::nextafter(std::fabs(exact), T(INFINITY)) - std::fabs(exact);
-        int const levels = sizeof(T) > 4 ? 3 : 2;
-        double const bound = ulp + double(xs.size()) * max_abs * std::ldexp(1.0, 1 - 32 * (levels - 1));
+        int const dropped_below = sizeof(T) > 4 ? 63 : 43;  // 3 levels of 32 or of 22 bits
+        double const bound = ulp + double(xs.size()) * max_abs * std::ldexp(1.0, -dropped_below);
         CHECK(std::fabs(double(expected) - double(exact)) <= bound);
       }
     }
@@ -219,14 +219,14 @@ TEST_CASE("exact_plus and reproducible_plus: finish::atomic gives the same bits 
   using atomic = cascade::policy<256, 16, cascade::tree::shuffle, cascade::finish::atomic>;
   float const expected = exact_sum<float>(as_doubles(xs), 0.0);
   for (int run_index = 0; run_index < 20; ++run_index) CHECK(same_bits(run(atomic{}, d, cascade::exact_plus{}), expected));
-  float const binned = binned_sum<float>(as_doubles(xs), 0.0, 2);
+  float const binned = reproducible_sum<float, float>(as_doubles(xs), 0.0);
   for (int run_index = 0; run_index < 20; ++run_index)
     CHECK(same_bits(run(atomic{}, d, cascade::reproducible_plus{}), binned));
   // Doubles spread over many bins: blocks of different windows, whose lower levels the bins drop.
   std::vector<double> ws(1 << 22);
   for (std::size_t i = 0; i < ws.size(); ++i) ws[i] = std::ldexp(double(normal(rng)), int(i >> 16));
   thrust::device_vector<double> dw(ws.begin(), ws.end());
-  double const wide = binned_sum<double>(ws, 0.0, 3);
+  double const wide = reproducible_sum<double, double>(ws, 0.0);
   for (int run_index = 0; run_index < 10; ++run_index)
     CHECK(same_bits(run(atomic{}, dw, cascade::reproducible_plus{}), wide));
   CHECK(same_bits(run(flagged_256_16{}, dw, cascade::reproducible_plus{}), wide));
@@ -250,7 +250,7 @@ TEST_CASE("reproducible_plus: IEEE special values, overflow, init, what the wind
     thrust::device_vector<double> d(xs.begin(), xs.end());
     double const* p = thrust::raw_pointer_cast(d.data());
     double const r = cascade::reduce(flagged_256_16{}, p, p + xs.size(), init, cascade::reproducible_plus{});
-    CHECK(same_bits(r, binned_sum<double>(xs, init, 3)));
+    CHECK(same_bits(r, reproducible_sum<double, double>(xs, init)));
     return r;
   };
   double const inf = INFINITY, big = DBL_MAX;
@@ -357,8 +357,9 @@ TEST_CASE("exact_plus and reproducible_plus: half and bfloat16 items, transform_
   CHECK(same_bits(cascade::reduce(ph, ph + n, 0.0f, cascade::exact_plus{}), exact_sum<float>(hd, 0.0)));
   CHECK(same_bits(cascade::reduce(pb, pb + n, 0.0f, cascade::exact_plus{}), exact_sum<float>(bd, 0.0)));
   CHECK(same_bits(cascade::reduce(pb, pb + n, 0.0, cascade::exact_plus{}), exact_sum<double>(bd, 0.0)));
-  CHECK(same_bits(cascade::reduce(ph, ph + n, 0.0f, cascade::reproducible_plus{}), binned_sum<float>(hd, 0.0, 2)));
-  CHECK(same_bits(cascade::reduce(pb, pb + n, 0.0, cascade::reproducible_plus{}), binned_sum<double>(bd, 0.0, 2)));
+  CHECK(same_bits(cascade::reduce(ph, ph + n, 0.0f, cascade::reproducible_plus{}), reproducible_sum<float, __half>(hd, 0.0)));
+  CHECK(same_bits(cascade::reduce(pb, pb + n, 0.0, cascade::reproducible_plus{}),
+                  reproducible_sum<double, __nv_bfloat16>(bd, 0.0)));
 
   // A dot product of floats, exact: the products formed in double (exact), summed exactly, rounded once.
   thrust::device_vector<float> da(a.begin(), a.end()), dbv(b.begin(), b.end());
@@ -371,7 +372,7 @@ TEST_CASE("exact_plus and reproducible_plus: half and bfloat16 items, transform_
   CHECK(same_bits(dot, exact_sum<float>(products, 0.0)));
   double const rdot = cascade::transform_reduce(cascade::default_policy{}, index, index + n, 0.0,
                                                 cascade::reproducible_plus{}, product);
-  CHECK(same_bits(rdot, binned_sum<double>(products, 0.0, 3)));  // the products are doubles: 3 levels
+  CHECK(same_bits(rdot, reproducible_sum<double, double>(products, 0.0)));  // the products are doubles
 
   // reduce_into: CUB's two phases, and a memory resource; the same bits.
   float const expected = exact_sum<float>(as_doubles(a), 0.0);
@@ -391,13 +392,17 @@ TEST_CASE("exact_plus and reproducible_plus: half and bfloat16 items, transform_
   CHECK(same_bits(float(out[0]), expected));
   cascade::reduce_into(nullptr, bytes, flagged_256_16{}, pa, pa + n, d_out, 0.0f, cascade::reproducible_plus{});
   REQUIRE(bytes > sizeof(cascade::detail::binned::atomic_area));
+  // More than 2^41 items of 4 bytes or fewer: refused, with nothing launched.
+  auto many = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), tenth{});
+  CHECK_THROWS_AS(cascade::reduce(many, many + (1ll << 41) + 1, 0.0f, cascade::reproducible_plus{}),
+                  std::invalid_argument);
   temp.resize(bytes);
   cascade::reduce_into(thrust::raw_pointer_cast(temp.data()), bytes, flagged_256_16{}, pa, pa + n, d_out, 0.0f,
                        cascade::reproducible_plus{});
-  CHECK(same_bits(float(out[0]), binned_sum<float>(as_doubles(a), 0.0, 2)));
+  CHECK(same_bits(float(out[0]), reproducible_sum<float, float>(as_doubles(a), 0.0)));
   cascade::reduce_into(flagged_256_16{}, pa, pa + n, d_out, 0.0f, cascade::reproducible_plus{},
                        cascade::memory_pool_resource{pool});
-  CHECK(same_bits(float(out[0]), binned_sum<float>(as_doubles(a), 0.0, 2)));
+  CHECK(same_bits(float(out[0]), reproducible_sum<float, float>(as_doubles(a), 0.0)));
 }
 
 TEST_CASE("exact_plus and reproducible_plus: cross_check compares bitwise") {
@@ -413,7 +418,7 @@ TEST_CASE("exact_plus and reproducible_plus: cross_check compares bitwise") {
   auto const b = cascade::cross_check(flagged_256_16{}, p, p + xs.size(), 0.0f, cascade::reproducible_plus{});
   CHECK(b.agree);
   CHECK(b.tolerance == 0);
-  CHECK(same_bits(b.cascade, binned_sum<float>(as_doubles(xs), 0.0, 2)));
+  CHECK(same_bits(b.cascade, reproducible_sum<float, float>(as_doubles(xs), 0.0)));
 }
 
 #endif  // CASCADE_EXACT_PART

@@ -269,8 +269,9 @@ __host__ __device__ __forceinline__ void deposit_all(state<K>& s, X const (&item
   }
 }
 
-// Levels by item: 2 for float, half, bfloat16 and 32-bit integers (their bits within 2^-31 of the
-// largest item's are kept), 3 for doubles (2^-63).
+// Levels by item: 3 for doubles (their bits within 2^-63 of the largest item's are kept), 2 for 32-bit
+// integers (all their bits). Float, half and bfloat16 items (and integers of 16 bits or fewer) take
+// the float-arithmetic sum of detail/binned_small_sum.cuh instead.
 template <class X>
 inline constexpr int levels_for = sizeof(X) > 4 ? 3 : 2;
 

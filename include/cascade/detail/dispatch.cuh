@@ -25,6 +25,7 @@
 #include "../tree/tag.cuh"
 #include "arch.cuh"
 #include "device.cuh"
+#include "binned_small_sum.cuh"
 #include "binned_sum.cuh"
 #include "exact_sum.cuh"
 #include "kernels.cuh"
@@ -161,9 +162,14 @@ struct exact_call {
                 "cascade::exact_plus / reproducible_plus: the items must be float, double, __half, __nv_bfloat16 "
                 "or integers of at most 32 bits (transform_reduce: the transform's result)");
   static constexpr bool is_binned = cuda::std::is_same_v<Op, reproducible_plus>;
+  static constexpr bool is_small = is_binned && binned::is_small_item_v<item>;  // float arithmetic
   static constexpr int levels = is_binned ? binned::levels_for<item> : exact::levels_for<item>;
-  using state = cuda::std::conditional_t<is_binned, binned::state<levels>, exact::state<levels>>;
-  using op = cuda::std::conditional_t<is_binned, binned::op<levels>, exact::op<levels>>;
+  using state = cuda::std::conditional_t<
+      is_small, binned::small_state,
+      cuda::std::conditional_t<is_binned, binned::state<levels>, exact::state<levels>>>;
+  using op = cuda::std::conditional_t<is_small, binned::small_op,
+                                      cuda::std::conditional_t<is_binned, binned::op<levels>, exact::op<levels>>>;
+  static constexpr long long max_items = is_small ? binned::small_max_items : -1;
   using area = cuda::std::conditional_t<is_binned, binned::atomic_area, exact::spill_area>;
   template <class OutIt>
   using writer = exact::result_writer<OutIt, T, state, area>;
@@ -174,6 +180,10 @@ template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init) {
   using call = exact_call<It, T, Op>;
   using area_type = typename call::area;
+  if (call::max_items >= 0 && n > call::max_items)
+    throw std::invalid_argument(
+        "cascade::reproducible_plus: at most 2^41 items of 4 bytes or fewer (float, __half, __nv_bfloat16) in one "
+        "call, so that its integer levels cannot overflow; split the range and add the results with exact_plus");
   cudaStream_t const stream = policy.stream();
   current_device();
   check_device_accessible(d_out, "the output (d_out)");

@@ -193,17 +193,19 @@ struct table<sm90_h200, 8, op_kind::exact> {
 };
 // [/entry]
 
-// [entry 4 binned] written by hand, not tuned: reproducible_plus of float items, from cascade-rivals
-// --families exact --arg-shapes on an H200 (bench/results/reproducible-2026-11-24, a8f3ee1): the exact
-// entry's shapes up to 2^25 (within 6% of the fastest fixed shape), <512, 16> above (2^30: 967 us,
-// 95% of the read ceiling, against 1076 us with <512, 8>).
+// [entry 4 binned] written by hand, not tuned: reproducible_plus of float items (the float-arithmetic
+// binned sum, detail/binned_small_sum.cuh), from cascade-rivals --families exact --arg-shapes on an
+// H200 (bench/results/reproducible-2026-11-24): the fastest fixed shape at each size, the exact
+// entry's cluster shape where it was faster (2^13..2^15). At 2^30: 948 us with <512, 16>, 97% of the
+// read ceiling (cold), against 1042 us with <512, 8>.
 template <>
 struct table<sm90_h200, 4, op_kind::binned> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<5792, policy<256, 16, tree::shuffle, finish::flagged>>,
                       range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
                       range<524288, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<2097152, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<33554432, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<2097152, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<8388608, policy<512, 32, tree::shuffle, finish::flagged>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]

@@ -1,0 +1,333 @@
+// cascade/detail/binned_small_sum.cuh: reproducible_plus's binned sum for items that are floats exactly
+// (float, __half, __nv_bfloat16, integers of at most 16 bits), in float arithmetic and integers.
+//
+// The scheme of detail/binned_sum.cuh on the float grid: position p weighs 2^(p - 149) (every such
+// item is a multiple of 2^-149), bin b holds positions [22b, 22b + 22), and a state keeps 3 levels,
+// the bins top, top - 1, top - 2 (top: the bin of the position just above the largest item's top
+// bit). An item's slice at a level is the multiple of the level's unit nearest to what is left of the
+// item (ties to an even number of units), found with one float addition of the constant
+// 1.5 * 2^(lo + 23), whose binade has the unit 2^lo: what is left is at most 2^(lo + 21), so the sum
+// stays in that binade and its bits minus the constant's are the slice, in units. The addition is to
+// a constant, never to an accumulated value, so the slice depends on the item and the bin alone.
+// Levels are int64 counts of their bin's unit: they add exactly and need no bias, count or carry; a
+// slice is at most 2^21 units, so 2^41 items fit with room (dispatch refuses more). Per item: 7 float
+// additions and 3 integer additions, no double arithmetic and no conversion. What is left below the
+// lowest level (2^-44 of the top bin's unit and less) is dropped; the error is at most half an ulp
+// plus n * max|x| * 2^-43.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include "binned_sum.cuh"
+
+namespace cascade::detail::binned {
+
+inline constexpr int small_unit_exp = -149;
+inline constexpr int small_bin_bits = 22;
+inline constexpr int small_levels = 3;
+inline constexpr int small_scaled_from = 12;  // top bin 12 (items from 2^114): items scaled by 2^-64,
+inline constexpr int small_scale = 64;        // so that the constants are floats
+inline constexpr long long small_max_items = 1ll << 41;  // a level gains at most 2^21 units an item
+
+// Items whose value is a float exactly.
+template <class X>
+inline constexpr bool is_small_item_v =
+    cuda::std::is_same_v<X, float> || cuda::std::is_same_v<X, __half> || cuda::std::is_same_v<X, __nv_bfloat16> ||
+    (cuda::std::is_integral_v<X> && sizeof(X) <= 2);
+
+template <class X>
+__host__ __device__ inline float to_float(X const& x) {
+  if constexpr (cuda::std::is_same_v<X, __half>) return __half2float(x);
+  else if constexpr (cuda::std::is_same_v<X, __nv_bfloat16>) return __bfloat162float(x);
+  else return static_cast<float>(x);
+}
+
+struct small_state {
+  long long lv[small_levels];  // level k: bin window - 1 - k, in units of that bin
+  int window;                  // top bin + 1; 0 for the empty state
+  unsigned flags;              // exact's flags
+};
+
+__host__ __device__ inline int small_shift_of(int window) {
+  return window - 1 >= small_scaled_from ? small_scale : 0;
+}
+// Level k's unit's exponent, as the items are held (scaled in a scaled window).
+__host__ __device__ inline int small_lo_of(small_state const& s, int k) {
+  return small_unit_exp + small_bin_bits * (s.window - 1 - k) - small_shift_of(s.window);
+}
+// 1.5 * 2^(lo + 23): the float whose binade has the unit 2^lo.
+__host__ __device__ inline float small_constant(int lo) {
+  return cuda::std::bit_cast<float>((static_cast<unsigned>(lo + 23 + 127) << 23) | (1u << 22));
+}
+__host__ __device__ inline float small_pow2(int e) {  // e in [-126, 127]
+  return cuda::std::bit_cast<float>(static_cast<unsigned>(e + 127) << 23);
+}
+// Items below it go in as they are: half the unit of the bin above the top one; 0 (none) for the empty
+// state and scaled windows.
+__host__ __device__ inline float small_limit_of(small_state const& s) {
+  return s.window == 0 || s.window - 1 >= small_scaled_from ? 0.0f
+                                                             : small_pow2(small_lo_of(s, 0) + small_bin_bits - 1);
+}
+// The levels' constants and what a batch adds to their bits.
+struct small_batch {
+  float c[small_levels];
+  unsigned bits[small_levels] = {};
+};
+__host__ __device__ __forceinline__ small_batch small_batch_of(small_state const& s) {
+  small_batch b;
+#pragma unroll
+  for (int k = 0; k < small_levels; ++k) b.c[k] = small_constant(small_lo_of(s, k));
+  return b;
+}
+// x (as held) cut into the batch's levels: the sums' bits gather, in wrapping unsigned arithmetic. The
+// addition is to a constant, so a tie rounds to even the same way every time: no sticky bit needed.
+__host__ __device__ __forceinline__ void small_cut(small_batch& b, float x) {
+  float r = x;
+#pragma unroll
+  for (int k = 0; k < small_levels; ++k) {
+    float const t = r + b.c[k];
+    b.bits[k] += cuda::std::bit_cast<unsigned>(t);
+    if (k < small_levels - 1) r -= t - b.c[k];  // the slice, exact; and what is left, exact
+  }
+}
+// The batch's n items into the levels: the bits gathered minus n constants' are the slices' units
+// (less than 2^31 in all for a batch of fewer than 2^10 items).
+__host__ __device__ __forceinline__ void small_close(small_state& s, small_batch const& b, int n) {
+#pragma unroll
+  for (int k = 0; k < small_levels; ++k)
+    s.lv[k] += static_cast<int>(b.bits[k] - static_cast<unsigned>(n) * cuda::std::bit_cast<unsigned>(b.c[k]));
+}
+
+// a + b with different windows, neither empty: the lower window's levels move to the higher's bins,
+// those below its lowest are dropped.
+__host__ __device__ __noinline__ inline small_state small_merge_windows(small_state a, small_state b) {
+  if (a.window < b.window) {
+    small_state const t = a;
+    a = b;
+    b = t;
+  }
+  int const d = a.window - b.window;
+  for (int j = 0; j < small_levels; ++j)
+    for (int i = 0; i < small_levels; ++i) a.lv[i] += i == j + d ? b.lv[j] : 0;
+  a.flags |= b.flags;
+  return a;
+}
+
+__host__ __device__ inline small_state merge(small_state a, small_state const& b) {
+  if (b.window == 0) {
+    a.flags |= b.flags;
+    return a;
+  }
+  if (a.window == 0) {
+    small_state r = b;
+    r.flags |= a.flags;
+    return r;
+  }
+  if (a.window != b.window) return small_merge_windows(a, b);
+#pragma unroll
+  for (int k = 0; k < small_levels; ++k) a.lv[k] += b.lv[k];
+  a.flags |= b.flags;
+  return a;
+}
+
+// Position (on the float grid) of |x|'s top bit (x finite, nonzero).
+__host__ __device__ inline int small_top_position(float x) {
+  unsigned const bits = cuda::std::bit_cast<unsigned>(x) & 0x7fffffffu;
+  unsigned const e = bits >> 23;
+  return e != 0 ? static_cast<int>(e) + 22 : 31 - cuda::std::countl_zero(bits);
+}
+
+// The rare cases: NaN, infinities, zero, the first item, an item above the window, a scaled window.
+__host__ __device__ __noinline__ inline small_state small_deposit_slow(small_state s, float x) {
+  if (x != x) {
+    s.flags |= exact::flag_nan;
+    return s;
+  }
+  if (x == 0) return s;
+  if (isinf(x)) {
+    s.flags |= x > 0 ? exact::flag_pos_inf : exact::flag_neg_inf;
+    return s;
+  }
+  int top = (small_top_position(x) + 1) / small_bin_bits;
+  if (top < small_levels - 1) top = small_levels - 1;  // the lowest level's bin is at least 0
+  if (s.window == 0 || top > s.window - 1) {
+    small_state w{};
+    w.window = top + 1;
+    if (s.window == 0) {
+      w.flags = s.flags;
+      s = w;
+    } else {
+      s = small_merge_windows(w, s);
+    }
+  }
+  // Scaled by a power of two: exact, but for items far below the window's lowest level (whose
+  // slices are 0 either way).
+  float const xs = small_shift_of(s.window) ? x * small_pow2(-small_scale) : x;
+  small_batch b = small_batch_of(s);
+  small_cut(b, xs);
+  small_close(s, b, 1);
+  return s;
+}
+
+__host__ __device__ __forceinline__ void deposit(small_state& s, float x) {
+  if (fabsf(x) < small_limit_of(s)) {
+    small_batch b = small_batch_of(s);
+    small_cut(b, x);
+    small_close(s, b, 1);
+  } else {
+    s = small_deposit_slow(s, x);
+  }
+}
+
+template <class X, int N>
+__host__ __device__ __noinline__ small_state small_deposit_each(small_state s, exact::batch<X, N> b) {
+  for (int k = 0; k < N; ++k) deposit(s, to_float(b.items[k]));
+  return s;
+}
+
+// N items as the tile loop reads them: when all are below the window's limit (typical data, after the
+// first batch), one test, then per item the levels' float additions and integer sums.
+template <class X, int N>
+__host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&items)[N]) {
+  static_assert(N < 1024, "binned small sum: a batch's slices must fit 31 bits");
+  float const limit = small_limit_of(s);
+  bool in = true;
+#pragma unroll
+  for (int k = 0; k < N; ++k) in = in && fabsf(to_float(items[k])) < limit;
+  if (in) {
+    small_batch b = small_batch_of(s);
+#pragma unroll
+    for (int k = 0; k < N; ++k) small_cut(b, to_float(items[k]));
+    small_close(s, b, N);
+  } else {
+    exact::batch<X, N> b;
+#pragma unroll
+    for (int k = 0; k < N; ++k) b.items[k] = items[k];
+    s = small_deposit_each(s, b);
+  }
+}
+
+// Adds the state's levels to finish::atomic's bins (the float grid's bins 0..12 of the area).
+__host__ __device__ inline void add_to_area(atomic_area* area, small_state const& s) {
+  if (s.window != 0) {
+#ifdef __CUDA_ARCH__
+    atomicMax(&area->window, static_cast<unsigned long long>(s.window));
+#else
+    if (area->window < static_cast<unsigned long long>(s.window)) area->window = s.window;
+#endif
+    unsigned long long mask = 0;
+    for (int k = 0; k < small_levels; ++k) {
+      int const b = s.window - 1 - k;
+      if (s.lv[k] == 0) continue;
+      mask |= 1ull << b;
+#ifdef __CUDA_ARCH__
+      atomicAdd(reinterpret_cast<unsigned long long*>(area->value + b), static_cast<unsigned long long>(s.lv[k]));
+#else
+      area->value[b] += s.lv[k];
+#endif
+    }
+    exact::mark(&area->touched[0], mask);
+  }
+  exact::mark(&area->flags, s.flags);
+}
+
+// init + the levels of s and of the area's bins, in the largest window among them, rounded once to R;
+// special values as exact::finalize. Zeroes the area, for the stream's next call. Few registers (it
+// runs in the finish's kernel, whose register count is its largest path's): the kept levels, summed
+// bin by bin, make one 128-bit integer, read 32 bits at a time.
+template <class R>
+__host__ __device__ inline R finalize(atomic_area& area, small_state const& s, double init) {
+  using exact::load_word;
+  unsigned flags = static_cast<unsigned>(load_word(&area.flags)) | s.flags;
+  unsigned long long const touched = load_word(&area.touched[0]);
+  int const area_window = static_cast<int>(load_word(&area.window));
+  if (init != init) flags |= exact::flag_nan;
+  else if (isinf(init)) flags |= init > 0 ? exact::flag_pos_inf : exact::flag_neg_inf;
+  int const window = s.window > area_window ? s.window : area_window;
+  __int128 total = 0;  // the kept levels in units of the lowest kept bin: below 2^107
+  for (int k = 0; k < small_levels && window != 0; ++k) {
+    int const b = window - 1 - k;
+    long long level = (touched >> b) & 1
+                          ? static_cast<long long>(load_word(reinterpret_cast<unsigned long long const*>(area.value + b)))
+                          : 0;
+    int const from_s = s.window - 1 - b;  // s's level of bin b, if s has it
+    if (s.window != 0 && from_s >= 0 && from_s < small_levels) level += s.lv[from_s];
+    total += static_cast<__int128>(level) << (small_bin_bits * (small_levels - 1 - k));
+  }
+  bool const negative = total < 0;
+  unsigned __int128 const magnitude = negative ? 0 - static_cast<unsigned __int128>(total) : total;
+  int const p = small_bin_bits * (window - small_levels) + (small_unit_exp - exact::unit_exp);  // its position
+  exact::pieces const in =
+      isinf(init) || init != init || init == 0 ? exact::pieces{-1, {0, 0, 0}} : exact::pieces_of(init);
+  int lo = magnitude != 0 ? p >> 5 : exact::chunk_count, hi = magnitude != 0 ? (p + 107) >> 5 : -1;
+  if (in.j >= 0) {
+    lo = in.j < lo ? in.j : lo;
+    hi = in.j + 2 > hi ? in.j + 2 : hi;
+  }
+  R const r = exact::round_chunks<R>(lo, hi + 3, [&](int j) {
+    int const q = 32 * j - p;  // where chunk j starts in the magnitude
+    unsigned __int128 const bits = q >= 128 || q <= -32 ? 0 : q >= 0 ? magnitude >> q : magnitude << -q;
+    long long v = static_cast<long long>(static_cast<unsigned>(bits));
+    v = negative ? -v : v;
+    for (int i = 0; i < 3; ++i) v += j == in.j + i ? in.part[i] : 0;
+    return v;
+  });
+  for (int b = 0; b < 64; ++b) {
+    if ((touched >> b) & 1) area.value[b] = 0;
+  }
+  area.flags = 0;
+  area.touched[0] = 0;
+  area.window = 0;
+  if ((flags & exact::flag_nan) || (flags & exact::flag_pos_inf && flags & exact::flag_neg_inf))
+    return static_cast<R>(NAN);
+  if (flags & exact::flag_pos_inf) return static_cast<R>(INFINITY);
+  if (flags & exact::flag_neg_inf) return static_cast<R>(-INFINITY);
+  return r;
+}
+
+// The op for small items: as binned::op, over small_state.
+struct small_op {
+  atomic_area* area;
+  using state_type = small_state;
+  static constexpr bool is_binned_sum = true;  // default_policy's tables key it as op_kind::binned
+  __device__ small_state operator()(small_state const& a, small_state const& b) const { return merge(a, b); }
+  template <class X>
+    requires is_small_item_v<X>
+  __device__ void deposit(small_state& s, X const& x) const {
+    binned::deposit(s, to_float(x));
+  }
+  template <class X, int N>
+    requires is_small_item_v<X>
+  __device__ void deposit_all(small_state& s, X const (&items)[N]) const {
+    binned::deposit_all(s, items);
+  }
+  __device__ void align_block(small_state& s, bool valid) const {
+    __shared__ int top;
+    __syncthreads();  // a previous call's readers are done with `top`
+    if (threadIdx.x == 0) top = -1;
+    __syncthreads();
+    if (valid && s.window != 0) atomicMax(&top, s.window - 1);
+    __syncthreads();
+    realign(s, top, valid);
+  }
+  __device__ void align_warp(small_state& s, bool valid) const {  // by a whole warp
+    realign(s, __reduce_max_sync(0xffffffffu, valid && s.window != 0 ? s.window - 1 : -1), valid);
+  }
+  __device__ void realign(small_state& s, int top, bool valid) const {
+    if (!valid) {
+      s = small_state{};
+    } else if (s.window != 0 && s.window - 1 < top) {
+      small_state w{};
+      w.window = top + 1;
+      s = small_merge_windows(w, s);
+    }
+  }
+  __device__ void atomic_merge(small_state*, small_state const& v) const { add_to_area(area, v); }
+};
+
+}  // namespace cascade::detail::binned
