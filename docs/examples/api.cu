@@ -206,7 +206,7 @@ void run() {
     float plain = cascade::reduce(x, x + 4, 0.0f);                              // 0.5 or 1.5: the grouping decides
     float exact = cascade::reduce(x, x + 4, 0.0f, cascade::exact_plus{});       // 1.5, under any policy
     double binned = cascade::reduce(x, x + 4, 0.0, cascade::reproducible_plus{});  // 0: 1 and 0.5 lie below
-                                                                                  // 1e30's 2 levels, always
+                                                                                  // 1e30's levels, always
     auto product = [x] __device__(int i) { return double(x[i]) * double(x[i]); };  // exact in double
     auto i = thrust::counting_iterator<int>(0);
     double squares = cascade::transform_reduce(cascade::default_policy{}, i, i + 4, 0.0, cascade::exact_plus{},

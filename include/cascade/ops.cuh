@@ -83,8 +83,8 @@ struct bit_xor {
 // Sums whose result does not depend on how the additions are grouped (docs/reproducible.md).
 // exact_plus: the real sum of init and the items (float, double, __half, __nv_bfloat16, or integers of
 // up to 32 bits), rounded once, to nearest, to init's type (float or double): the same bits under any
-// policy, grid, GPU, run and input order. reproducible_plus: a binned sum (the items' bits within 2^-31,
-// or 2^-63 for doubles, of the largest item's binade, summed exactly and rounded once): the same bits
+// policy, grid, GPU, run and input order. reproducible_plus: a binned sum (the items' bits within 44,
+// or 64 for doubles, of the largest item's top bit, summed exactly and rounded once): the same bits
 // under any policy, grid, GPU, run and input order, faster. They are tags: reduce, reduce_into and
 // transform_reduce recognize them and run their own accumulators.
 struct exact_plus {};
