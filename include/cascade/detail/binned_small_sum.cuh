@@ -316,7 +316,7 @@ struct small_op {
     realign(s, top, valid);
   }
   __device__ void align_warp(small_state& s, bool valid) const {  // by a whole warp
-    realign(s, __reduce_max_sync(0xffffffffu, valid && s.window != 0 ? s.window - 1 : -1), valid);
+    realign(s, exact::warp_max(valid && s.window != 0 ? s.window - 1 : -1), valid);
   }
   __device__ void realign(small_state& s, int top, bool valid) const {
     if (!valid) {

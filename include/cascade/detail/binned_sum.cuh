@@ -344,7 +344,7 @@ struct op {
     realign(s, top, valid);
   }
   __device__ void align_warp(state<K>& s, bool valid) const {  // by a whole warp
-    realign(s, __reduce_max_sync(0xffffffffu, valid && s.window != 0 ? s.window - 1 : -1), valid);
+    realign(s, exact::warp_max(valid && s.window != 0 ? s.window - 1 : -1), valid);
   }
   __device__ void realign(state<K>& s, int top, bool valid) const {
     if (!valid) {

@@ -93,6 +93,20 @@ __host__ __device__ inline void mark(unsigned long long* w, unsigned long long m
 #endif
 }
 
+// The largest v of a whole warp: one instruction from sm_80, shuffles before it (the exact and binned
+// ops' align_warp; their headers compile for any architecture).
+__device__ inline int warp_max(int v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, v);
+#else
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    int const w = __shfl_xor_sync(0xffffffffu, v, offset);
+    v = w > v ? w : v;
+  }
+  return v;
+#endif
+}
+
 // v = (-1)^negative * m * 2^(p - 1074), m < 2^53 (v finite).
 struct decomposed {
   cuda::std::uint64_t m;
@@ -425,7 +439,7 @@ struct op {
     realign(s, top, valid);
   }
   __device__ void align_warp(state<K>& s, bool valid) const {  // by a whole warp
-    realign(s, __reduce_max_sync(0xffffffffu, valid && s.window != 0 ? top_of(s) : -1), valid);
+    realign(s, warp_max(valid && s.window != 0 ? top_of(s) : -1), valid);
   }
   __device__ void realign(state<K>& s, int top, bool valid) const {
     if (!valid) {
