@@ -237,6 +237,18 @@ TEST_CASE("binned sum: special values, the top of the range, what is dropped") {
   CHECK(fsum({0x1p-149, 0x1p-149, 0x1p-148}) == 0x1p-147f);  // denormals exact
   CHECK(std::isnan(fsum({INFINITY, -INFINITY})));
   CHECK(fsum({1e20, -1e20, 3.0}, 0.5) == 0.5f);  // 3 rounds to 0 units of 1e20's lowest level (2^5)
+  // The final rounding, ties to even, into float and double.
+  CHECK(fsum({16777216.0, 1.0}) == 16777216.0f);
+  CHECK(fsum({16777216.0, 3.0}) == 16777220.0f);
+  CHECK(fsum({16777216.0, 1.0, 0x1p-20}) == 16777218.0f);  // just above the tie
+  CHECK(fsum({-16777216.0, -1.0}) == -16777216.0f);
+  CHECK(fsum({0x1p69, 0x1p45, 0x1p5}) == 0x1p69f + 0x1p46f);  // 65 bits: the tie broken 64 bits down
+  CHECK(grouped_sum<double, float>({0x1p60, 0x1p7}, 0.0, rng) == 0x1p60);  // 2^7: half of 2^60's ulp
+  CHECK(grouped_sum<double, float>({0x1p60, 0x3p7}, 0.0, rng) == 0x1p60 + 512);
+  CHECK(grouped_sum<double, float>({0x1p60, 0x1p7, 0x1p5}, 0.0, rng) == 0x1p60 + 256);
+  CHECK(grouped_sum<double, float>({0x1p60, 0x1p4}, 0.0, rng) == 0x1p60);  // 2^4: below the lowest level
+  CHECK(fsum({0x1p-149}) == 0x1p-149f);        // the least denormal
+  CHECK(fsum({0x1p-149, -0x1p-149}) == 0.0f);
 }
 
 }  // TEST_SUITE

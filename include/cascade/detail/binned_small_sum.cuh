@@ -236,6 +236,42 @@ __host__ __device__ inline void add_to_area(atomic_area* area, small_state const
   exact::mark(&area->flags, s.flags);
 }
 
+// negative ? -m : m, times 2^(p - 1074) (m < 2^107, p the position of its bit 0 on the exact sum's
+// grid: the value is 0 or at least 2^-149), rounded to nearest (ties to even) to R, without the limb
+// loop: its top 64 bits and a sticky bit, then 53 of them rounded to nearest (double) or to odd
+// (float, whose rounding of that double is then the rounding of the value: 53 >= 24 + 2).
+template <class R>
+__host__ __device__ inline R round_wide(unsigned __int128 m, bool negative, int p) {
+  if (m == 0) return R(0);
+  auto const hi = static_cast<cuda::std::uint64_t>(m >> 64), lo = static_cast<cuda::std::uint64_t>(m);
+  int const lz = hi != 0 ? cuda::std::countl_zero(hi) : 64 + cuda::std::countl_zero(lo);
+  unsigned __int128 const n = m << lz;  // top bit at 127
+  auto const top = static_cast<cuda::std::uint64_t>(n >> 64);
+  bool const sticky = static_cast<cuda::std::uint64_t>(n) != 0;
+  cuda::std::uint64_t mantissa = top >> 11;  // 53 bits
+  cuda::std::uint64_t const rest = top & 0x7ff;
+  if constexpr (cuda::std::is_same_v<R, double>) {
+    if (rest > 0x400 || (rest == 0x400 && (sticky || (mantissa & 1)))) ++mantissa;  // (2^53: still exact)
+  } else {
+    if (rest != 0 || sticky) mantissa |= 1;
+  }
+  // The value is mantissa * 2^(p - 1074 + 75 - lz): a power-of-two scaling of a double, exact (the
+  // result lies within 2^-202 .. 2^180).
+  double const d = static_cast<double>(mantissa) * exact::pow2(p + exact::unit_exp + 75 - lz);
+  R const r = static_cast<R>(d);
+  return negative ? -r : r;
+}
+
+// Zeroes what a call wrote to the area (finish::atomic's bins), for the stream's next call.
+__host__ __device__ inline void clear(atomic_area& area, unsigned long long touched) {
+  for (int b = 0; b < 64; ++b) {
+    if ((touched >> b) & 1) area.value[b] = 0;
+  }
+  area.flags = 0;
+  area.touched[0] = 0;
+  area.window = 0;
+}
+
 // init + the levels of s and of the area's bins, in the largest window among them, rounded once to R;
 // special values as exact::finalize. Zeroes the area, for the stream's next call. Few registers (it
 // runs in the finish's kernel, whose register count is its largest path's): the kept levels, summed
@@ -262,6 +298,10 @@ __host__ __device__ inline R finalize(atomic_area& area, small_state const& s, d
   bool const negative = total < 0;
   unsigned __int128 const magnitude = negative ? 0 - static_cast<unsigned __int128>(total) : total;
   int const p = small_bin_bits * (window - small_levels) + (small_unit_exp - exact::unit_exp);  // its position
+  if (flags == 0 && init == 0) {  // the common case: the levels alone, rounded
+    clear(area, touched);
+    return round_wide<R>(magnitude, negative, p);
+  }
   exact::pieces const in =
       isinf(init) || init != init || init == 0 ? exact::pieces{-1, {0, 0, 0}} : exact::pieces_of(init);
   int lo = magnitude != 0 ? p >> 5 : exact::chunk_count, hi = magnitude != 0 ? (p + 107) >> 5 : -1;
@@ -277,12 +317,7 @@ __host__ __device__ inline R finalize(atomic_area& area, small_state const& s, d
     for (int i = 0; i < 3; ++i) v += j == in.j + i ? in.part[i] : 0;
     return v;
   });
-  for (int b = 0; b < 64; ++b) {
-    if ((touched >> b) & 1) area.value[b] = 0;
-  }
-  area.flags = 0;
-  area.touched[0] = 0;
-  area.window = 0;
+  clear(area, touched);
   if ((flags & exact::flag_nan) || (flags & exact::flag_pos_inf && flags & exact::flag_neg_inf))
     return static_cast<R>(NAN);
   if (flags & exact::flag_pos_inf) return static_cast<R>(INFINITY);
