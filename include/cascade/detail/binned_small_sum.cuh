@@ -282,8 +282,8 @@ __host__ __device__ inline R finalize(atomic_area& area, small_state const& s, d
   unsigned flags = static_cast<unsigned>(load_word(&area.flags)) | s.flags;
   unsigned long long const touched = load_word(&area.touched[0]);
   int const area_window = static_cast<int>(load_word(&area.window));
-  if (init != init) flags |= exact::flag_nan;
-  else if (isinf(init)) flags |= init > 0 ? exact::flag_pos_inf : exact::flag_neg_inf;
+  exact::init_terms const it = exact::terms_of(init);
+  flags |= it.flags;
   int const window = s.window > area_window ? s.window : area_window;
   __int128 total = 0;  // the kept levels in units of the lowest kept bin: below 2^107
   for (int k = 0; k < small_levels && window != 0; ++k) {
@@ -302,8 +302,7 @@ __host__ __device__ inline R finalize(atomic_area& area, small_state const& s, d
     clear(area, touched);
     return round_wide<R>(magnitude, negative, p);
   }
-  exact::pieces const in =
-      isinf(init) || init != init || init == 0 ? exact::pieces{-1, {0, 0, 0}} : exact::pieces_of(init);
+  exact::pieces const in = it.in;
   int lo = magnitude != 0 ? p >> 5 : exact::chunk_count, hi = magnitude != 0 ? (p + 107) >> 5 : -1;
   if (in.j >= 0) {
     lo = in.j < lo ? in.j : lo;
@@ -318,11 +317,7 @@ __host__ __device__ inline R finalize(atomic_area& area, small_state const& s, d
     return v;
   });
   clear(area, touched);
-  if ((flags & exact::flag_nan) || (flags & exact::flag_pos_inf && flags & exact::flag_neg_inf))
-    return static_cast<R>(NAN);
-  if (flags & exact::flag_pos_inf) return static_cast<R>(INFINITY);
-  if (flags & exact::flag_neg_inf) return static_cast<R>(-INFINITY);
-  return r;
+  return exact::with_specials<R>(flags, r);
 }
 
 // The op for small items: as binned::op, over small_state.

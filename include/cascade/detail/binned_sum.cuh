@@ -367,10 +367,9 @@ __host__ __device__ inline R finalize(atomic_area& area, state<K> s, double init
   unsigned flags = static_cast<unsigned>(load_word(&area.flags)) | flags_of(s);
   unsigned long long const touched[2] = {load_word(&area.touched[0]), load_word(&area.touched[1])};
   int const area_window = static_cast<int>(load_word(&area.window));
-  if (init != init) flags |= exact::flag_nan;
-  else if (isinf(init)) flags |= init > 0 ? exact::flag_pos_inf : exact::flag_neg_inf;
-  exact::pieces const in =
-      isinf(init) || init != init || init == 0 ? exact::pieces{-1, {0, 0, 0}} : exact::pieces_of(init);
+  exact::init_terms const it = exact::terms_of(init);
+  flags |= it.flags;
+  exact::pieces const in = it.in;
 
   int const window = s.window > area_window ? s.window : area_window;
   int const bottom = window - K;  // the lowest kept bin
@@ -408,11 +407,7 @@ __host__ __device__ inline R finalize(atomic_area& area, state<K> s, double init
   area.flags = 0;
   area.touched[0] = area.touched[1] = 0;
   area.window = 0;
-  if ((flags & exact::flag_nan) || (flags & exact::flag_pos_inf && flags & exact::flag_neg_inf))
-    return static_cast<R>(NAN);
-  if (flags & exact::flag_pos_inf) return static_cast<R>(INFINITY);
-  if (flags & exact::flag_neg_inf) return static_cast<R>(-INFINITY);
-  return r;
+  return exact::with_specials<R>(flags, r);
 }
 
 }  // namespace cascade::detail::binned

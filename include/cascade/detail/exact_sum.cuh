@@ -127,15 +127,13 @@ __host__ __device__ inline int top_position(double x) {
   return d.p + 63 - cuda::std::countl_zero(d.m);
 }
 
-// The finite double v * 2^shift as 32-bit pieces on chunks j, j + 1, j + 2 (signed: each in (-2^32,
-// 2^32)).
+// The finite double v as 32-bit pieces on chunks j, j + 1, j + 2 (signed: each in (-2^32, 2^32)).
 struct pieces {
   int j;
   long long part[3];
 };
-__host__ __device__ inline pieces pieces_of(double v, int shift = 0) {
-  decomposed d = decompose(v);
-  d.p += shift;
+__host__ __device__ inline pieces pieces_of(double v) {
+  decomposed const d = decompose(v);
   int const s = d.p & 31;
   cuda::std::uint64_t const lo = d.m << s, hi = s ? d.m >> (64 - s) : 0;
   long long const sign = d.negative ? -1 : 1;
@@ -530,6 +528,27 @@ __host__ __device__ inline R round_chunks(int lo, int end, Chunk&& chunk) {
   return carry < 0 ? round_magnitude<R>(neg, true) : round_magnitude<R>(pos, false);
 }
 
+// What init adds to a rounding: its special value as flags, its finite value as pieces (none for 0).
+struct init_terms {
+  unsigned flags;
+  pieces in;
+};
+__host__ __device__ inline init_terms terms_of(double init) {
+  if (init != init) return {flag_nan, {-1, {0, 0, 0}}};
+  if (isinf(init)) return {init > 0 ? flag_pos_inf : flag_neg_inf, {-1, {0, 0, 0}}};
+  return {0u, init == 0 ? pieces{-1, {0, 0, 0}} : pieces_of(init)};
+}
+
+// The result of a rounding given the special values met (flags): NaN when any operand was NaN or
+// both infinities occur, else the infinity that occurred, else the rounded finite sum.
+template <class R>
+__host__ __device__ inline R with_specials(unsigned flags, R finite) {
+  if ((flags & flag_nan) || (flags & flag_pos_inf && flags & flag_neg_inf)) return static_cast<R>(NAN);
+  if (flags & flag_pos_inf) return static_cast<R>(INFINITY);
+  if (flags & flag_neg_inf) return static_cast<R>(-INFINITY);
+  return finite;
+}
+
 // Loads from the spill, whose chunks other blocks' atomics wrote: from L2 on the device.
 __host__ __device__ inline unsigned long long load_word(unsigned long long const* p) {
 #ifdef __CUDA_ARCH__
@@ -561,9 +580,9 @@ __host__ __device__ inline R finalize(spill_area& spill, state<K> s, double init
   unsigned long long const touched[2] = {load_word(&spill.touched[0]), load_word(&spill.touched[1])};
   spill.flags = 0;
   spill.touched[0] = spill.touched[1] = 0;
-  if (init != init) flags |= flag_nan;
-  else if (isinf(init)) flags |= init > 0 ? flag_pos_inf : flag_neg_inf;
-  pieces const in = isinf(init) || init != init || init == 0 ? pieces{-1, {0, 0, 0}} : pieces_of(init);
+  init_terms const it = terms_of(init);
+  flags |= it.flags;
+  pieces const in = it.in;
 
   // The limbs that can be nonzero: [lo, hi], then carries settle within two more limbs.
   int lo = chunk_count, hi = -1;
@@ -596,10 +615,7 @@ __host__ __device__ inline R finalize(spill_area& spill, state<K> s, double init
     for (int i = 0; i < 3; ++i) v += j == in.j + i ? in.part[i] : 0;
     return v;
   });
-  if ((flags & flag_nan) || (flags & flag_pos_inf && flags & flag_neg_inf)) return static_cast<R>(NAN);
-  if (flags & flag_pos_inf) return static_cast<R>(INFINITY);
-  if (flags & flag_neg_inf) return static_cast<R>(-INFINITY);
-  return r;
+  return with_specials<R>(flags, r);
 }
 
 // Where the last step of a call's finish writes: rounds the final state (with the call's area and
