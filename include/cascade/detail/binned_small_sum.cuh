@@ -337,13 +337,7 @@ struct small_op {
     binned::deposit_all(s, items);
   }
   __device__ void align_block(small_state& s, bool valid) const {
-    __shared__ int top;
-    __syncthreads();  // a previous call's readers are done with `top`
-    if (threadIdx.x == 0) top = -1;
-    __syncthreads();
-    if (valid && s.window != 0) atomicMax(&top, s.window - 1);
-    __syncthreads();
-    realign(s, top, valid);
+    realign(s, exact::block_max(valid && s.window != 0 ? s.window - 1 : -1), valid);
   }
   __device__ void align_warp(small_state& s, bool valid) const {  // by a whole warp
     realign(s, exact::warp_max(valid && s.window != 0 ? s.window - 1 : -1), valid);

@@ -107,6 +107,18 @@ __device__ inline int warp_max(int v) {
 #endif
 }
 
+// The largest v of a whole block (every thread calls it; v < 0 counts as none): the exact and binned
+// ops' align_block.
+__device__ inline int block_max(int v) {
+  __shared__ int top;
+  __syncthreads();  // a previous call's readers are done with `top`
+  if (threadIdx.x == 0) top = -1;
+  __syncthreads();
+  if (v >= 0) atomicMax(&top, v);
+  __syncthreads();
+  return top;
+}
+
 // v = (-1)^negative * m * 2^(p - 1074), m < 2^53 (v finite).
 struct decomposed {
   cuda::std::uint64_t m;
@@ -428,13 +440,7 @@ struct op {
   // (every lane of a shuffle merges, most results are dropped), which is harmless only for merges
   // without side effects: merges of equal windows, or with an empty state, never spill.
   __device__ void align_block(state<K>& s, bool valid) const {
-    __shared__ int top;
-    __syncthreads();  // a previous call's readers are done with `top`
-    if (threadIdx.x == 0) top = -1;
-    __syncthreads();
-    if (valid && s.window != 0) atomicMax(&top, top_of(s));
-    __syncthreads();
-    realign(s, top, valid);
+    realign(s, block_max(valid && s.window != 0 ? top_of(s) : -1), valid);
   }
   __device__ void align_warp(state<K>& s, bool valid) const {  // by a whole warp
     realign(s, warp_max(valid && s.window != 0 ? top_of(s) : -1), valid);
