@@ -39,7 +39,7 @@ using state_for = std::conditional_t<(sizeof(T) > 4), binned::state<3>,
                                      std::conditional_t<std::is_integral_v<T>, binned::state<2>, binned::small_state>>;
 template <class T, class S>
 void deposit_one(S& s, double x) {
-  if constexpr (std::is_same_v<S, binned::small_state>) binned::deposit(s, static_cast<float>(x));
+  if constexpr (std::is_same_v<S, binned::small_state>) binned::deposit(s, static_cast<float>(x), binned::drop_below{});
   else binned::deposit(s, x);
 }
 
@@ -61,7 +61,7 @@ R grouped_sum(std::vector<double> const& xs, double init, std::mt19937_64& rng, 
         if constexpr (std::is_same_v<S, binned::small_state>) {
           float batch[8];
           for (int j = 0; j < 8; ++j) batch[j] = static_cast<float>(xs[i + j]);
-          binned::deposit_all(s, batch);
+          binned::deposit_all(s, batch, binned::drop_below{});
         } else {
           double batch[8];
           std::copy(xs.begin() + i, xs.begin() + i + 8, batch);
@@ -90,7 +90,8 @@ R grouped_sum(std::vector<double> const& xs, double init, std::mt19937_64& rng, 
     S const x = states[a];
     states.erase(states.begin() + a);
     std::size_t const b = std::uniform_int_distribution<std::size_t>(0, states.size() - 1)(rng);
-    states[b] = binned::merge(states[b], x);
+    if constexpr (std::is_same_v<S, binned::small_state>) states[b] = binned::merge(states[b], x, binned::drop_below{});
+    else states[b] = binned::merge(states[b], x);
   }
   S const last = states.empty() ? S{} : states[0];
   R const r = binned::finalize<R>(area, last, init);

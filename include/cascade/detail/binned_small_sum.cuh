@@ -73,6 +73,30 @@ __host__ __device__ inline float small_limit_of(small_state const& s) {
   return s.window == 0 || s.window - 1 >= small_scaled_from ? 0.0f
                                                              : small_pow2(small_lo_of(s, 0) + small_bin_bits - 1);
 }
+// Float-grid bin b's lowest position on the exact sum's grid (detail/exact_sum.cuh).
+__host__ __device__ inline int small_position(int bin) {
+  return small_bin_bits * bin + (small_unit_exp - exact::unit_exp);
+}
+
+// What falls below a window: what is left of an item under the lowest level, and the levels a merge
+// into a higher window shifts out. reproducible_plus drops it (hence its error bound, and the same
+// bits for any grouping: a slice depends on the item and its bin alone); exact_plus keeps it, in the
+// exact sum's spill (out of line: with typical data nothing reaches it), so that nothing is lost.
+struct drop_below {
+  static constexpr bool keeps = false;
+  __host__ __device__ void item(float, int) const {}
+  __host__ __device__ void level(long long, int) const {}
+};
+struct spill_below {
+  exact::spill_area* spill;
+  static constexpr bool keeps = true;
+  // rest: what is left of an item, as held (scaled by 2^-shift).
+  __host__ __device__ void item(float rest, int shift) const {
+    exact::spill_low(spill, static_cast<double>(rest) * exact::pow2(shift));
+  }
+  __host__ __device__ void level(long long units, int bin) const { exact::spill_units(spill, units, small_position(bin)); }
+};
+
 // The levels' constants and what a batch adds to their bits.
 struct small_batch {
   float c[small_levels];
@@ -86,14 +110,17 @@ __host__ __device__ __forceinline__ small_batch small_batch_of(small_state const
 }
 // x (as held) cut into the batch's levels: the sums' bits gather, in wrapping unsigned arithmetic. The
 // addition is to a constant, so a tie rounds to even the same way every time: no sticky bit needed.
-__host__ __device__ __forceinline__ void small_cut(small_batch& b, float x) {
+// Returns what is left under the lowest level when the sink keeps it (else 0, not computed).
+template <class Sink>
+__host__ __device__ __forceinline__ float small_cut(small_batch& b, float x) {
   float r = x;
 #pragma unroll
   for (int k = 0; k < small_levels; ++k) {
     float const t = r + b.c[k];
     b.bits[k] += cuda::std::bit_cast<unsigned>(t);
-    if (k < small_levels - 1) r -= t - b.c[k];  // the slice, exact; and what is left, exact
+    if (k < small_levels - 1 || Sink::keeps) r -= t - b.c[k];  // the slice, exact; and what is left, exact
   }
+  return Sink::keeps ? r : 0.0f;
 }
 // The batch's n items into the levels: the bits gathered minus n constants' are the slices' units
 // (less than 2^31 in all for a batch of fewer than 2^10 items).
@@ -104,21 +131,25 @@ __host__ __device__ __forceinline__ void small_close(small_state& s, small_batch
 }
 
 // a + b with different windows, neither empty: the lower window's levels move to the higher's bins,
-// those below its lowest are dropped.
-__host__ __device__ __noinline__ inline small_state small_merge_windows(small_state a, small_state b) {
+// those below its lowest go to the sink.
+template <class Sink>
+__host__ __device__ __noinline__ inline small_state small_merge_windows(small_state a, small_state b, Sink sink) {
   if (a.window < b.window) {
     small_state const t = a;
     a = b;
     b = t;
   }
   int const d = a.window - b.window;
-  for (int j = 0; j < small_levels; ++j)
+  for (int j = 0; j < small_levels; ++j) {
     for (int i = 0; i < small_levels; ++i) a.lv[i] += i == j + d ? b.lv[j] : 0;
+    if (j + d >= small_levels) sink.level(b.lv[j], b.window - 1 - j);
+  }
   a.flags |= b.flags;
   return a;
 }
 
-__host__ __device__ inline small_state merge(small_state a, small_state const& b) {
+template <class Sink>
+__host__ __device__ inline small_state merge(small_state a, small_state const& b, Sink const& sink) {
   if (b.window == 0) {
     a.flags |= b.flags;
     return a;
@@ -128,7 +159,7 @@ __host__ __device__ inline small_state merge(small_state a, small_state const& b
     r.flags |= a.flags;
     return r;
   }
-  if (a.window != b.window) return small_merge_windows(a, b);
+  if (a.window != b.window) return small_merge_windows(a, b, sink);
 #pragma unroll
   for (int k = 0; k < small_levels; ++k) a.lv[k] += b.lv[k];
   a.flags |= b.flags;
@@ -143,7 +174,8 @@ __host__ __device__ inline int small_top_position(float x) {
 }
 
 // The rare cases: NaN, infinities, zero, the first item, an item above the window, a scaled window.
-__host__ __device__ __noinline__ inline small_state small_deposit_slow(small_state s, float x) {
+template <class Sink>
+__host__ __device__ __noinline__ inline small_state small_deposit_slow(small_state s, float x, Sink sink) {
   if (x != x) {
     s.flags |= exact::flag_nan;
     return s;
@@ -162,53 +194,65 @@ __host__ __device__ __noinline__ inline small_state small_deposit_slow(small_sta
       w.flags = s.flags;
       s = w;
     } else {
-      s = small_merge_windows(w, s);
+      s = small_merge_windows(w, s, sink);
     }
   }
   // Scaled by a power of two: exact, but for items far below the window's lowest level (whose
-  // slices are 0 either way).
-  float const xs = small_shift_of(s.window) ? x * small_pow2(-small_scale) : x;
+  // slices are 0 either way: they go to the sink whole).
+  int const shift = small_shift_of(s.window);
+  float const xs = shift ? x * small_pow2(-small_scale) : x;
+  if (Sink::keeps && shift && xs * small_pow2(small_scale) != x) {
+    sink.item(x, 0);
+    return s;
+  }
   small_batch b = small_batch_of(s);
-  small_cut(b, xs);
+  float const rest = small_cut<Sink>(b, xs);
   small_close(s, b, 1);
+  if (rest != 0) sink.item(rest, shift);
   return s;
 }
 
-__host__ __device__ __forceinline__ void deposit(small_state& s, float x) {
+template <class Sink>
+__host__ __device__ __forceinline__ void deposit(small_state& s, float x, Sink const& sink) {
   if (fabsf(x) < small_limit_of(s)) {
     small_batch b = small_batch_of(s);
-    small_cut(b, x);
+    float const rest = small_cut<Sink>(b, x);
     small_close(s, b, 1);
+    if (rest != 0) sink.item(rest, 0);
   } else {
-    s = small_deposit_slow(s, x);
+    s = small_deposit_slow(s, x, sink);
   }
 }
 
-template <class X, int N>
-__host__ __device__ __noinline__ small_state small_deposit_each(small_state s, exact::batch<X, N> b) {
-  for (int k = 0; k < N; ++k) deposit(s, to_float(b.items[k]));
+template <class X, int N, class Sink>
+__host__ __device__ __noinline__ small_state small_deposit_each(small_state s, exact::batch<X, N> b, Sink sink) {
+  for (int k = 0; k < N; ++k) deposit(s, to_float(b.items[k]), sink);
   return s;
 }
 
 // N items as the tile loop reads them: when all are below the window's limit (typical data, after the
 // first batch), one test, then per item the levels' float additions and integer sums.
-template <class X, int N>
-__host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&items)[N]) {
+template <class X, int N, class Sink>
+__host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&items)[N], Sink const& sink) {
   static_assert(N < 1024, "binned small sum: a batch's slices must fit 31 bits");
   float const limit = small_limit_of(s);
   bool in = true;
 #pragma unroll
   for (int k = 0; k < N; ++k) in = in && fabsf(to_float(items[k])) < limit;
+  // What the sink keeps makes the batch go one by one (its cuts are dropped, unclosed): no call in
+  // the unrolled loop, whose registers a call's convention would take.
+  unsigned rest = 0;
   if (in) {
     small_batch b = small_batch_of(s);
 #pragma unroll
-    for (int k = 0; k < N; ++k) small_cut(b, to_float(items[k]));
-    small_close(s, b, N);
-  } else {
+    for (int k = 0; k < N; ++k) rest |= cuda::std::bit_cast<unsigned>(small_cut<Sink>(b, to_float(items[k]))) << 1;
+    if (rest == 0) small_close(s, b, N);
+  }
+  if (!in || rest != 0) {
     exact::batch<X, N> b;
 #pragma unroll
     for (int k = 0; k < N; ++k) b.items[k] = items[k];
-    s = small_deposit_each(s, b);
+    s = small_deposit_each(s, b, sink);
   }
 }
 
@@ -234,6 +278,13 @@ __host__ __device__ inline void add_to_area(atomic_area* area, small_state const
     exact::mark(&area->touched[0], mask);
   }
   exact::mark(&area->flags, s.flags);
+}
+
+// exact_plus's finish::atomic: the state's levels to the spill, exact in any order.
+__host__ __device__ inline void add_to_area(exact::spill_area* spill, small_state const& s) {
+  for (int k = 0; k < small_levels && s.window != 0; ++k)
+    exact::spill_units(spill, s.lv[k], small_position(s.window - 1 - k));
+  exact::mark(&spill->flags, s.flags);
 }
 
 // negative ? -m : m, times 2^(p - 1074) (m < 2^107, p the position of its bit 0 on the exact sum's
@@ -272,10 +323,45 @@ __host__ __device__ inline void clear(atomic_area& area, unsigned long long touc
   area.window = 0;
 }
 
-// init + the levels of s and of the area's bins, in the largest window among them, rounded once to R;
-// special values as exact::finalize. Zeroes the area, for the stream's next call. Few registers (it
-// runs in the finish's kernel, whose register count is its largest path's): the kept levels, summed
-// bin by bin, make one 128-bit integer, read 32 bits at a time.
+// Kept levels as one integer: (-1)^negative * magnitude * 2^(p - 1074), magnitude < 2^107 (levels'
+// sums, bin by bin, below 2^63 each, 22 bits apart).
+struct wide {
+  unsigned __int128 magnitude;
+  bool negative;
+  int p;
+};
+__host__ __device__ inline wide wide_of(__int128 total, int window) {
+  bool const negative = total < 0;
+  return {negative ? 0 - static_cast<unsigned __int128>(total) : static_cast<unsigned __int128>(total), negative,
+          small_position(window - small_levels)};
+}
+
+// w + init's pieces + extra(j) (int64 units of chunk j, nonzero only for j in [lo, hi]), rounded once
+// to R by exact::round_chunks: 32 bits of w at a time.
+template <class R, class Extra>
+__host__ __device__ inline R round_with(wide const& w, exact::pieces const& in, int lo, int hi, Extra&& extra) {
+  if (w.magnitude != 0) {
+    lo = w.p >> 5 < lo ? w.p >> 5 : lo;
+    hi = (w.p + 107) >> 5 > hi ? (w.p + 107) >> 5 : hi;
+  }
+  if (in.j >= 0) {
+    lo = in.j < lo ? in.j : lo;
+    hi = in.j + 2 > hi ? in.j + 2 : hi;
+  }
+  return exact::round_chunks<R>(lo, hi + 3, [&](int j) {
+    int const q = 32 * j - w.p;  // where chunk j starts in the magnitude
+    unsigned __int128 const bits = q >= 128 || q <= -32 ? 0 : q >= 0 ? w.magnitude >> q : w.magnitude << -q;
+    long long v = static_cast<long long>(static_cast<unsigned>(bits));
+    v = w.negative ? -v : v;
+    for (int i = 0; i < 3; ++i) v += j == in.j + i ? in.part[i] : 0;
+    return v + extra(j);
+  });
+}
+
+// reproducible_plus: init + the levels of s and of the area's bins, in the largest window among them,
+// rounded once to R; special values as exact::finalize. Zeroes the area, for the stream's next call.
+// Few registers (it runs in the finish's kernel, whose register count is its largest path's): the
+// kept levels, summed bin by bin, make one 128-bit integer, read 32 bits at a time.
 template <class R>
 __host__ __device__ inline R finalize(atomic_area& area, small_state const& s, double init) {
   using exact::load_word;
@@ -285,7 +371,7 @@ __host__ __device__ inline R finalize(atomic_area& area, small_state const& s, d
   exact::init_terms const it = exact::terms_of(init);
   flags |= it.flags;
   int const window = s.window > area_window ? s.window : area_window;
-  __int128 total = 0;  // the kept levels in units of the lowest kept bin: below 2^107
+  __int128 total = 0;  // the kept levels in units of the lowest kept bin
   for (int k = 0; k < small_levels && window != 0; ++k) {
     int const b = window - 1 - k;
     long long level = (touched >> b) & 1
@@ -295,47 +381,61 @@ __host__ __device__ inline R finalize(atomic_area& area, small_state const& s, d
     if (s.window != 0 && from_s >= 0 && from_s < small_levels) level += s.lv[from_s];
     total += static_cast<__int128>(level) << (small_bin_bits * (small_levels - 1 - k));
   }
-  bool const negative = total < 0;
-  unsigned __int128 const magnitude = negative ? 0 - static_cast<unsigned __int128>(total) : total;
-  int const p = small_bin_bits * (window - small_levels) + (small_unit_exp - exact::unit_exp);  // its position
-  if (flags == 0 && init == 0) {  // the common case: the levels alone, rounded
-    clear(area, touched);
-    return round_wide<R>(magnitude, negative, p);
-  }
-  exact::pieces const in = it.in;
-  int lo = magnitude != 0 ? p >> 5 : exact::chunk_count, hi = magnitude != 0 ? (p + 107) >> 5 : -1;
-  if (in.j >= 0) {
-    lo = in.j < lo ? in.j : lo;
-    hi = in.j + 2 > hi ? in.j + 2 : hi;
-  }
-  R const r = exact::round_chunks<R>(lo, hi + 3, [&](int j) {
-    int const q = 32 * j - p;  // where chunk j starts in the magnitude
-    unsigned __int128 const bits = q >= 128 || q <= -32 ? 0 : q >= 0 ? magnitude >> q : magnitude << -q;
-    long long v = static_cast<long long>(static_cast<unsigned>(bits));
-    v = negative ? -v : v;
-    for (int i = 0; i < 3; ++i) v += j == in.j + i ? in.part[i] : 0;
-    return v;
-  });
+  wide const w = wide_of(total, window);
   clear(area, touched);
+  if (flags == 0 && init == 0) return round_wide<R>(w.magnitude, w.negative, w.p);  // the common case
+  R const r = round_with<R>(w, it.in, exact::chunk_count, -1, [](int) { return 0ll; });
   return exact::with_specials<R>(flags, r);
 }
 
-// The op for small items: as binned::op, over small_state.
-struct small_op {
-  atomic_area* area;
-  using state_type = small_state;
+// exact_plus: init + s + the exact sum's spill (what fell below windows, and finish::atomic's levels),
+// rounded once to R; special values as exact::finalize. Zeroes what it read of the spill. With
+// typical data the spill holds nothing and init is 0: the levels alone, rounded.
+template <class R>
+__host__ __device__ inline R finalize(exact::spill_area& spill, small_state const& s, double init) {
+  exact::spill_marks const marks = exact::take_marks(spill);
+  exact::init_terms const it = exact::terms_of(init);
+  unsigned const flags = marks.flags | s.flags | it.flags;
+  __int128 total = 0;
+  for (int k = 0; k < small_levels && s.window != 0; ++k)
+    total += static_cast<__int128>(s.lv[k]) << (small_bin_bits * (small_levels - 1 - k));
+  wide const w = wide_of(total, s.window);
+  if (flags == 0 && init == 0 && marks.lo > marks.hi) return round_wide<R>(w.magnitude, w.negative, w.p);
+  R const r = round_with<R>(w, it.in, marks.lo, marks.hi, [&](int j) { return exact::take_chunk(spill, marks, j); });
+  return exact::with_specials<R>(flags, r);
+}
+
+// The op for small items, as binned::op over small_state: reproducible_plus's (Exact false: what falls
+// below a window is dropped; finish::atomic adds to the area's bins) and exact_plus's (Exact true: it
+// is spilled; finish::atomic adds to the spill).
+struct binned_key {
   static constexpr bool is_binned_sum = true;  // default_policy's tables key it as op_kind::binned
-  __device__ small_state operator()(small_state const& a, small_state const& b) const { return merge(a, b); }
+};
+struct exact_key {
+  static constexpr bool is_exact_sum = true;  // as op_kind::exact
+};
+template <bool Exact>
+struct small_op_of : cuda::std::conditional_t<Exact, exact_key, binned_key> {
+  using area_type = cuda::std::conditional_t<Exact, exact::spill_area, atomic_area>;
+  area_type* area;
+  __host__ __device__ explicit small_op_of(area_type* a) : area(a) {}  // (the key base: not an aggregate)
+  using state_type = small_state;
+  __device__ auto sink() const {
+    if constexpr (Exact) return spill_below{area};
+    else return drop_below{};
+  }
+  __device__ small_state operator()(small_state const& a, small_state const& b) const { return merge(a, b, sink()); }
   template <class X>
     requires is_small_item_v<X>
   __device__ void deposit(small_state& s, X const& x) const {
-    binned::deposit(s, to_float(x));
+    binned::deposit(s, to_float(x), sink());
   }
   template <class X, int N>
     requires is_small_item_v<X>
   __device__ void deposit_all(small_state& s, X const (&items)[N]) const {
-    binned::deposit_all(s, items);
+    binned::deposit_all(s, items, sink());
   }
+  // As exact::op's: merges of windows alike (after these) never reach the sink.
   __device__ void align_block(small_state& s, bool valid) const {
     realign(s, exact::block_max(valid && s.window != 0 ? s.window - 1 : -1), valid);
   }
@@ -348,10 +448,12 @@ struct small_op {
     } else if (s.window != 0 && s.window - 1 < top) {
       small_state w{};
       w.window = top + 1;
-      s = small_merge_windows(w, s);
+      s = small_merge_windows(w, s, sink());
     }
   }
   __device__ void atomic_merge(small_state*, small_state const& v) const { add_to_area(area, v); }
 };
+using small_op = small_op_of<false>;
+using small_exact_op = small_op_of<true>;
 
 }  // namespace cascade::detail::binned

@@ -322,6 +322,7 @@ template <int K>
 struct op {
   atomic_area* area;
   using state_type = state<K>;
+  using area_type = atomic_area;
   static constexpr bool is_binned_sum = true;  // default_policy's tables key it as op_kind::binned
   __device__ state<K> operator()(state<K> const& a, state<K> const& b) const { return merge(a, b); }
   template <class X>

@@ -162,15 +162,19 @@ struct exact_call {
                 "cascade::exact_plus / reproducible_plus: the items must be float, double, __half, __nv_bfloat16 "
                 "or integers of at most 32 bits (transform_reduce: the transform's result)");
   static constexpr bool is_binned = cuda::std::is_same_v<Op, reproducible_plus>;
-  static constexpr bool is_small = is_binned && binned::is_small_item_v<item>;  // float arithmetic
+  // Items that are floats exactly (float, half, bfloat16, integers of at most 16 bits) take the
+  // float-grid accumulator (float arithmetic, detail/binned_small_sum.cuh) for both ops: exact_plus's
+  // spills what reproducible_plus's drops.
+  static constexpr bool is_small = binned::is_small_item_v<item>;
   static constexpr int levels = is_binned ? binned::levels_for<item> : exact::levels_for<item>;
   using state = cuda::std::conditional_t<
       is_small, binned::small_state,
       cuda::std::conditional_t<is_binned, binned::state<levels>, exact::state<levels>>>;
-  using op = cuda::std::conditional_t<is_small, binned::small_op,
-                                      cuda::std::conditional_t<is_binned, binned::op<levels>, exact::op<levels>>>;
+  using op = cuda::std::conditional_t<
+      is_small, binned::small_op_of<!is_binned>,
+      cuda::std::conditional_t<is_binned, binned::op<levels>, exact::op<levels>>>;
   static constexpr long long max_items = is_small ? binned::small_max_items : -1;
-  using area = cuda::std::conditional_t<is_binned, binned::atomic_area, exact::spill_area>;
+  using area = typename op::area_type;
   template <class OutIt>
   using writer = exact::result_writer<OutIt, T, state, area>;
   static constexpr char const* name = is_binned ? "cascade::reproducible_plus" : "cascade::exact_plus";
@@ -182,8 +186,11 @@ void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, O
   using area_type = typename call::area;
   if (call::max_items >= 0 && n > call::max_items)
     throw std::invalid_argument(
-        "cascade::reproducible_plus: at most 2^41 items of 4 bytes or fewer (float, __half, __nv_bfloat16) in one "
-        "call, so that its integer levels cannot overflow; split the range and add the results with exact_plus");
+        std::string(call::name) +
+        ": at most 2^41 items of float, __half, __nv_bfloat16 or integers of 16 bits or fewer in one call, so "
+        "that its integer levels cannot overflow; " +
+        (call::is_binned ? "split the range and add the results with exact_plus"
+                         : "convert the items to double (transform_reduce), whose accumulator has no such bound"));
   cudaStream_t const stream = policy.stream();
   current_device();
   check_device_accessible(d_out, "the output (d_out)");

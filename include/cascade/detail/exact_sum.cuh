@@ -144,21 +144,29 @@ struct pieces {
   int j;
   long long part[3];
 };
-__host__ __device__ inline pieces pieces_of(double v) {
-  decomposed const d = decompose(v);
-  int const s = d.p & 31;
-  cuda::std::uint64_t const lo = d.m << s, hi = s ? d.m >> (64 - s) : 0;
-  long long const sign = d.negative ? -1 : 1;
-  return {d.p >> 5,
+// (-1)^negative * m * 2^(p - 1074) (m < 2^64) as those pieces.
+__host__ __device__ inline pieces pieces_at(cuda::std::uint64_t m, int p, bool negative) {
+  int const s = p & 31;
+  cuda::std::uint64_t const lo = m << s, hi = s ? m >> (64 - s) : 0;
+  long long const sign = negative ? -1 : 1;
+  return {p >> 5,
           {sign * static_cast<long long>(lo & 0xffffffffu), sign * static_cast<long long>(lo >> 32),
            sign * static_cast<long long>(hi)}};
 }
+__host__ __device__ inline pieces pieces_of(double v) {
+  decomposed const d = decompose(v);
+  return pieces_at(d.m, d.p, d.negative);
+}
+// units * 2^(p - 1074) as pieces.
+__host__ __device__ inline pieces pieces_of_units(long long units, int p) {
+  bool const negative = units < 0;
+  auto const m = static_cast<cuda::std::uint64_t>(units);
+  return pieces_at(negative ? 0 - m : m, p, negative);
+}
 
-// Adds the finite double v (any multiple of 2^-1074) to the spill's integer, 32 bits a chunk:
-// atomically on the device (exact in any order), plainly on the host.
-__host__ __device__ inline void add_to_chunks(spill_area* spill, double v) {
-  if (v == 0) return;
-  pieces const q = pieces_of(v);
+// Adds the pieces to the spill's integer, 32 bits a chunk: atomically on the device (exact in any
+// order), plainly on the host.
+__host__ __device__ inline void add_pieces(spill_area* spill, pieces const& q) {
   unsigned long long mask[2] = {0, 0};
   for (int i = 0; i < 3; ++i) {
     int const j = q.j + i;
@@ -174,10 +182,19 @@ __host__ __device__ inline void add_to_chunks(spill_area* spill, double v) {
   mark(&spill->touched[0], mask[0]);
   mark(&spill->touched[1], mask[1]);
 }
+// Adds the finite double v (any multiple of 2^-1074) to the spill's integer.
+__host__ __device__ inline void add_to_chunks(spill_area* spill, double v) {
+  if (v != 0) add_pieces(spill, pieces_of(v));
+}
 
 // Adds v to the spill out of line: the hot loop and the trees' merges only branch over the call, and
 // keep the registers the spill's integer arithmetic would take.
 __host__ __device__ inline __noinline__ void spill_low(spill_area* spill, double v) { add_to_chunks(spill, v); }
+// Adds units * 2^(p - 1074) to the spill, out of line as spill_low (the float grid's levels, which
+// hold integers: binned_small_sum.cuh).
+__host__ __device__ inline __noinline__ void spill_units(spill_area* spill, long long units, int p) {
+  if (units != 0) add_pieces(spill, pieces_of_units(units, p));
+}
 
 // Level k >= 1 is held biased: lv[k] = bias + the level's value, the bias being 1.5 * 2^(lo + 52) (lo:
 // the level's lowest bit). While the value stays within +-2^(lo + 51) the biased double keeps its
@@ -423,6 +440,7 @@ template <int K>
 struct op {
   spill_area* spill;
   using state_type = state<K>;
+  using area_type = spill_area;
   static constexpr bool is_exact_sum = true;  // default_policy's tables key it as op_kind::exact
   __device__ state<K> operator()(state<K> const& a, state<K> const& b) const { return merge(a, b, spill); }
   template <class X>
@@ -564,6 +582,36 @@ __host__ __device__ inline unsigned long long load_word(unsigned long long const
 #endif
 }
 
+// What the spill's marks say, read once by a rounding, which zeroes them (and each chunk it reads:
+// take_chunk) for the stream's next call: the special values met, and the range [lo, hi] of chunks
+// that may be nonzero (lo > hi: none, with typical data).
+struct spill_marks {
+  unsigned flags;
+  unsigned long long touched[2];
+  int lo, hi;
+};
+__host__ __device__ inline spill_marks take_marks(spill_area& spill) {
+  spill_marks m{static_cast<unsigned>(load_word(&spill.flags)),
+                {load_word(&spill.touched[0]), load_word(&spill.touched[1])},
+                chunk_count,
+                -1};
+  if (m.touched[0] | m.touched[1]) {
+    m.lo = m.touched[0] ? cuda::std::countr_zero(m.touched[0]) : 64 + cuda::std::countr_zero(m.touched[1]);
+    m.hi = m.touched[1] ? 127 - cuda::std::countl_zero(m.touched[1]) : 63 - cuda::std::countl_zero(m.touched[0]);
+    spill.touched[0] = spill.touched[1] = 0;
+  }
+  if (m.flags) spill.flags = 0;
+  return m;
+}
+// Chunk j of the spill (0 where untouched), zeroed for the next call.
+__host__ __device__ inline long long take_chunk(spill_area& spill, spill_marks const& m, int j) {
+  bool const read = j >= 0 && j < chunk_count && (m.touched[j >> 6] >> (j & 63)) & 1;
+  if (!read) return 0;
+  long long const v = static_cast<long long>(load_word(reinterpret_cast<unsigned long long const*>(spill.chunks + j)));
+  spill.chunks[j] = 0;
+  return v;
+}
+
 // Level k's value as int64 units of its chunk, top + 1 - k (s normalized).
 template <int K>
 __host__ __device__ inline long long level_units(state<K> const& s, int k) {
@@ -582,20 +630,13 @@ __host__ __device__ inline long long level_units(state<K> const& s, int k) {
 // s and init (a handful with typical data), keeping only the top limbs of the sum and of its negation.
 template <class R, int K>
 __host__ __device__ inline R finalize(spill_area& spill, state<K> s, double init) {
-  unsigned flags = static_cast<unsigned>(load_word(&spill.flags)) | s.flags;
-  unsigned long long const touched[2] = {load_word(&spill.touched[0]), load_word(&spill.touched[1])};
-  spill.flags = 0;
-  spill.touched[0] = spill.touched[1] = 0;
+  spill_marks const marks = take_marks(spill);
   init_terms const it = terms_of(init);
-  flags |= it.flags;
+  unsigned const flags = marks.flags | s.flags | it.flags;
   pieces const in = it.in;
 
   // The limbs that can be nonzero: [lo, hi], then carries settle within two more limbs.
-  int lo = chunk_count, hi = -1;
-  if (touched[0] | touched[1]) {
-    lo = touched[0] ? cuda::std::countr_zero(touched[0]) : 64 + cuda::std::countr_zero(touched[1]);
-    hi = touched[1] ? 127 - cuda::std::countl_zero(touched[1]) : 63 - cuda::std::countl_zero(touched[0]);
-  }
+  int lo = marks.lo, hi = marks.hi;
   long long units[K + 1] = {};
   int const base = s.window - K;  // s's lowest chunk
   if (s.window != 0) {
@@ -611,12 +652,7 @@ __host__ __device__ inline R finalize(spill_area& spill, state<K> s, double init
   int const end = hi + 3 < chunk_count + 2 ? hi + 3 : chunk_count + 2;
 
   R const r = round_chunks<R>(lo, end, [&](int j) {
-    long long v = 0;
-    bool const read = j < 64 ? (touched[0] >> j) & 1 : j < chunk_count && (touched[1] >> (j - 64)) & 1;
-    if (read) {
-      v = static_cast<long long>(load_word(reinterpret_cast<unsigned long long const*>(spill.chunks + j)));
-      spill.chunks[j] = 0;
-    }
+    long long v = take_chunk(spill, marks, j);
     for (int k = 0; k <= K; ++k) v += j == base + K - k ? units[k] : 0;  // level k is chunk top + 1 - k
     for (int i = 0; i < 3; ++i) v += j == in.j + i ? in.part[i] : 0;
     return v;

@@ -165,18 +165,18 @@ struct table<sm90_h200, 8, op_kind::min_max> {
 };
 // [/entry]
 
-// [entry 4 exact] written by hand, not tuned (cascade-tune has no exact configurations): from
-// cascade-rivals --families exact --arg-shapes on an H200 (bench/results/exact-2026-11-24, a47ec7d+):
-// float items, the fastest of <128..512, 8..32, shuffle, flagged> at each size, the sum entry's
-// cluster shape where it was faster (2^12..2^15). At 2^30: 1285 us with <512, 8> against 1671 us
-// with the sum entry's <512, 16> (its registers leave one block per SM).
+// [entry 4 exact] written by hand, not tuned: exact_plus of float items runs on the float grid's
+// accumulator as reproducible_plus does (detail/binned_small_sum.cuh, spilling what that one drops),
+// so it takes the 4 binned entry's shapes (below); measured in bench/results/exact-float-grid-2026-11-24.
 template <>
 struct table<sm90_h200, 4, op_kind::exact> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<5792, policy<256, 16, tree::shuffle, finish::flagged>>,
                       range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
                       range<524288, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<2097152, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 8, tree::shuffle, finish::flagged>>>;
+                      range<2097152, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<8388608, policy<512, 32, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
