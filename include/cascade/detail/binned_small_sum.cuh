@@ -231,24 +231,33 @@ __host__ __device__ __noinline__ small_state small_deposit_each(small_state s, e
 }
 
 // N items as the tile loop reads them: when all are below the window's limit (typical data, after the
-// first batch), one test, then per item the levels' float additions and integer sums.
+// first batch), one test, then per item the levels' float additions and integer sums. When the sink
+// keeps what falls below (exact_plus), the test also asks that no item reach under the lowest level:
+// each is 0 or at least 2^23 of its unit (its 24 bits then lie above it), so the batch needs no
+// remainders and no call of the sink in the unrolled loop, whose registers a call's convention would
+// take; else the batch goes one by one.
 template <class X, int N, class Sink>
 __host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&items)[N], Sink const& sink) {
   static_assert(N < 1024, "binned small sum: a batch's slices must fit 31 bits");
   float const limit = small_limit_of(s);
   bool in = true;
+  if constexpr (Sink::keeps) {
+    float const low = s.window == 0 ? 0.0f : small_pow2(small_lo_of(s, small_levels - 1) + 23);
 #pragma unroll
-  for (int k = 0; k < N; ++k) in = in && fabsf(to_float(items[k])) < limit;
-  // What the sink keeps makes the batch go one by one (its cuts are dropped, unclosed): no call in
-  // the unrolled loop, whose registers a call's convention would take.
-  unsigned rest = 0;
+    for (int k = 0; k < N; ++k) {
+      float const a = fabsf(to_float(items[k]));
+      in = in && a < limit && (a >= low || a == 0);
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < N; ++k) in = in && fabsf(to_float(items[k])) < limit;
+  }
   if (in) {
     small_batch b = small_batch_of(s);
 #pragma unroll
-    for (int k = 0; k < N; ++k) rest |= cuda::std::bit_cast<unsigned>(small_cut<Sink>(b, to_float(items[k]))) << 1;
-    if (rest == 0) small_close(s, b, N);
-  }
-  if (!in || rest != 0) {
+    for (int k = 0; k < N; ++k) small_cut<drop_below>(b, to_float(items[k]));  // (nothing falls below)
+    small_close(s, b, N);
+  } else {
     exact::batch<X, N> b;
 #pragma unroll
     for (int k = 0; k < N; ++k) b.items[k] = items[k];
