@@ -173,7 +173,8 @@ __host__ __device__ inline int small_top_position(float x) {
   return e != 0 ? static_cast<int>(e) + 22 : 31 - cuda::std::countl_zero(bits);
 }
 
-// The rare cases: NaN, infinities, zero, the first item, an item above the window, a scaled window.
+// The rare cases: NaN, infinities, zero, the first item, an item above the window, a scaled window,
+// an item reaching under the lowest level (exact_plus: its remainder goes to the sink).
 template <class Sink>
 __host__ __device__ __noinline__ inline small_state small_deposit_slow(small_state s, float x, Sink sink) {
   if (x != x) {
@@ -212,13 +213,27 @@ __host__ __device__ __noinline__ inline small_state small_deposit_slow(small_sta
   return s;
 }
 
+// Whether x goes in without the slow path: below the window's limit and, when the sink keeps what
+// falls below, reaching no lower than the lowest level (0, or at least 2^23 of its unit: its 24 bits
+// then lie above it). The sink is called only out of line: a call in the kernel's own code would make
+// the tile loop hold its registers to the call's convention (spills).
+template <class Sink>
+__host__ __device__ __forceinline__ bool small_fits(small_state const& s, float x) {
+  float const a = fabsf(x);
+  if constexpr (Sink::keeps) {
+    float const low = s.window == 0 ? 0.0f : small_pow2(small_lo_of(s, small_levels - 1) + 23);
+    return a < small_limit_of(s) && (a >= low || a == 0);
+  } else {
+    return a < small_limit_of(s);
+  }
+}
+
 template <class Sink>
 __host__ __device__ __forceinline__ void deposit(small_state& s, float x, Sink const& sink) {
-  if (fabsf(x) < small_limit_of(s)) {
+  if (small_fits<Sink>(s, x)) {
     small_batch b = small_batch_of(s);
-    float const rest = small_cut<Sink>(b, x);
+    small_cut<drop_below>(b, x);  // (nothing falls below)
     small_close(s, b, 1);
-    if (rest != 0) sink.item(rest, 0);
   } else {
     s = small_deposit_slow(s, x, sink);
   }
@@ -230,28 +245,14 @@ __host__ __device__ __noinline__ small_state small_deposit_each(small_state s, e
   return s;
 }
 
-// N items as the tile loop reads them: when all are below the window's limit (typical data, after the
-// first batch), one test, then per item the levels' float additions and integer sums. When the sink
-// keeps what falls below (exact_plus), the test also asks that no item reach under the lowest level:
-// each is 0 or at least 2^23 of its unit (its 24 bits then lie above it), so the batch needs no
-// remainders and no call of the sink in the unrolled loop, whose registers a call's convention would
-// take; else the batch goes one by one.
+// N items as the tile loop reads them: when all fit (small_fits: typical data, after the first batch),
+// one test, then per item the levels' float additions and integer sums; else one by one.
 template <class X, int N, class Sink>
 __host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&items)[N], Sink const& sink) {
   static_assert(N < 1024, "binned small sum: a batch's slices must fit 31 bits");
-  float const limit = small_limit_of(s);
   bool in = true;
-  if constexpr (Sink::keeps) {
-    float const low = s.window == 0 ? 0.0f : small_pow2(small_lo_of(s, small_levels - 1) + 23);
 #pragma unroll
-    for (int k = 0; k < N; ++k) {
-      float const a = fabsf(to_float(items[k]));
-      in = in && a < limit && (a >= low || a == 0);
-    }
-  } else {
-#pragma unroll
-    for (int k = 0; k < N; ++k) in = in && fabsf(to_float(items[k])) < limit;
-  }
+  for (int k = 0; k < N; ++k) in = in && small_fits<Sink>(s, to_float(items[k]));
   if (in) {
     small_batch b = small_batch_of(s);
 #pragma unroll

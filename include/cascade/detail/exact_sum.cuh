@@ -157,34 +157,32 @@ __host__ __device__ inline pieces pieces_of(double v) {
   decomposed const d = decompose(v);
   return pieces_at(d.m, d.p, d.negative);
 }
-// units * 2^(p - 1074) as pieces.
-__host__ __device__ inline pieces pieces_of_units(long long units, int p) {
-  bool const negative = units < 0;
-  auto const m = static_cast<cuda::std::uint64_t>(units);
-  return pieces_at(negative ? 0 - m : m, p, negative);
-}
-
-// Adds the pieces to the spill's integer, 32 bits a chunk: atomically on the device (exact in any
-// order), plainly on the host.
-__host__ __device__ inline void add_pieces(spill_area* spill, pieces const& q) {
-  unsigned long long mask[2] = {0, 0};
+// Adds (-1)^negative * m * 2^(p - 1074) (m < 2^64) to the spill's integer, 32 bits a chunk, one piece
+// at a time: atomically on the device (exact in any order), plainly on the host. Few registers: the
+// spill runs out of line, and a function's registers count against every kernel that may call it
+// (the call convention saves the caller's live registers around the call).
+__host__ __device__ inline void add_at(spill_area* spill, cuda::std::uint64_t m, int p, bool negative) {
+  int const s = p & 31;
+  cuda::std::uint64_t const lo = m << s;
+  unsigned const hi = s ? static_cast<unsigned>(m >> (64 - s)) : 0u;
   for (int i = 0; i < 3; ++i) {
-    int const j = q.j + i;
-    if (q.part[i] == 0) continue;
-    mask[j >> 6] |= 1ull << (j & 63);
+    unsigned const part = i == 0 ? static_cast<unsigned>(lo) : i == 1 ? static_cast<unsigned>(lo >> 32) : hi;
+    if (part == 0) continue;
+    int const j = (p >> 5) + i;
+    auto const v = static_cast<unsigned long long>(negative ? -static_cast<long long>(part) : static_cast<long long>(part));
 #ifdef __CUDA_ARCH__
-    atomicAdd(reinterpret_cast<unsigned long long*>(spill->chunks + j), static_cast<unsigned long long>(q.part[i]));
+    atomicAdd(reinterpret_cast<unsigned long long*>(spill->chunks + j), v);
 #else
-    spill->chunks[j] = static_cast<long long>(static_cast<cuda::std::uint64_t>(spill->chunks[j]) +
-                                              static_cast<cuda::std::uint64_t>(q.part[i]));  // wraps as the atomic does
+    spill->chunks[j] = static_cast<long long>(static_cast<cuda::std::uint64_t>(spill->chunks[j]) + v);  // wraps as the atomic does
 #endif
+    mark(&spill->touched[j >> 6], 1ull << (j & 63));
   }
-  mark(&spill->touched[0], mask[0]);
-  mark(&spill->touched[1], mask[1]);
 }
 // Adds the finite double v (any multiple of 2^-1074) to the spill's integer.
 __host__ __device__ inline void add_to_chunks(spill_area* spill, double v) {
-  if (v != 0) add_pieces(spill, pieces_of(v));
+  if (v == 0) return;
+  decomposed const d = decompose(v);
+  add_at(spill, d.m, d.p, d.negative);
 }
 
 // Adds v to the spill out of line: the hot loop and the trees' merges only branch over the call, and
@@ -193,7 +191,10 @@ __host__ __device__ inline __noinline__ void spill_low(spill_area* spill, double
 // Adds units * 2^(p - 1074) to the spill, out of line as spill_low (the float grid's levels, which
 // hold integers: binned_small_sum.cuh).
 __host__ __device__ inline __noinline__ void spill_units(spill_area* spill, long long units, int p) {
-  if (units != 0) add_pieces(spill, pieces_of_units(units, p));
+  if (units == 0) return;
+  bool const negative = units < 0;
+  auto const m = static_cast<cuda::std::uint64_t>(units);
+  add_at(spill, negative ? 0 - m : m, p, negative);
 }
 
 // Level k >= 1 is held biased: lv[k] = bias + the level's value, the bias being 1.5 * 2^(lo + 52) (lo:
