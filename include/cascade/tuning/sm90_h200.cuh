@@ -167,7 +167,9 @@ struct table<sm90_h200, 8, op_kind::min_max> {
 
 // [entry 4 exact] written by hand, not tuned: exact_plus of float items runs on the float grid's
 // accumulator as reproducible_plus does (detail/binned_small_sum.cuh, spilling what that one drops),
-// so it takes the 4 binned entry's shapes (below); measured in bench/results/exact-float-grid-2026-11-24.
+// so it takes the 4 binned entry's shapes (below). Measured with them (bench/results/exact-float-grid-
+// 2026-11-24, 7312742): 1065 us at 2^30 (86% of the read ceiling, cold), the fastest fixed shape
+// within 1% at 2^24..2^30; <512, 16> at 2^20 (11.4 us against the default's 12.6) is left as it is.
 template <>
 struct table<sm90_h200, 4, op_kind::exact> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
@@ -180,7 +182,7 @@ struct table<sm90_h200, 4, op_kind::exact> {
 };
 // [/entry]
 
-// [entry 8 exact] written by hand, not tuned, as the 4 exact entry: double items. At 2^30: 2172 us
+// [entry 8 exact] written by hand, not tuned (bench/results/exact-2026-11-24b): double items. At 2^30: 2172 us
 // with <128, 16> and 2190 us with <256, 8> against 2855 us with the sum entry's <512, 8, last_block>;
 // <512, 8, flagged> takes 5247 us there.
 template <>
