@@ -463,7 +463,5 @@ struct small_op_of : cuda::std::conditional_t<Exact, exact_key, binned_key> {
   }
   __device__ void atomic_merge(small_state*, small_state const& v) const { add_to_area(area, v); }
 };
-using small_op = small_op_of<false>;
-using small_exact_op = small_op_of<true>;
 
 }  // namespace cascade::detail::binned

@@ -165,23 +165,6 @@ struct table<sm90_h200, 8, op_kind::min_max> {
 };
 // [/entry]
 
-// [entry 4 exact] written by hand, not tuned: exact_plus of float items runs on the float grid's
-// accumulator as reproducible_plus does (detail/binned_small_sum.cuh, spilling what that one drops),
-// so it takes the 4 binned entry's shapes (below). Measured with them (bench/results/exact-float-grid-
-// 2026-11-24, 7312742): 1065 us at 2^30 (86% of the read ceiling, cold), the fastest fixed shape
-// within 1% at 2^24..2^30; <512, 16> at 2^20 (11.4 us against the default's 12.6) is left as it is.
-template <>
-struct table<sm90_h200, 4, op_kind::exact> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<5792, policy<256, 16, tree::shuffle, finish::flagged>>,
-                      range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
-                      range<524288, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<2097152, policy<512, 8, tree::shuffle, finish::flagged>>,
-                      range<8388608, policy<512, 32, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
-};
-// [/entry]
-
 // [entry 8 exact] written by hand, not tuned (bench/results/exact-2026-11-24b): double items. At 2^30: 2172 us
 // with <128, 16> and 2190 us with <256, 8> against 2855 us with the sum entry's <512, 8, last_block>;
 // <512, 8, flagged> takes 5247 us there.
@@ -212,6 +195,15 @@ struct table<sm90_h200, 4, op_kind::binned> {
 };
 // [/entry]
 
+// [entry 4 exact] written by hand, not tuned: exact_plus of float items runs on the float grid's
+// accumulator as reproducible_plus does (detail/binned_small_sum.cuh, spilling what that one drops),
+// so it takes the 4 binned entry (above). Measured with them (bench/results/exact-float-grid-
+// 2026-11-24, 7312742): 1065 us at 2^30 (86% of the read ceiling, cold), the fastest fixed shape
+// within 1% at 2^24..2^30; <512, 16> at 2^20 (11.4 us against the default's 12.6) is left as it is.
+template <>
+struct table<sm90_h200, 4, op_kind::exact> : table<sm90_h200, 4, op_kind::binned> {};
+// [/entry]
+
 // [entry 8 binned] written by hand, not tuned, as the 4 binned entry: double items. At 2^30: 1898 us
 // with <512, 32> (97% of the ceiling) against 1973 us with the exact entry's <256, 8>.
 template <>
@@ -226,7 +218,7 @@ struct table<sm90_h200, 8, op_kind::binned> {
 // [/entry]
 
 // exact_plus and reproducible_plus of items of 1 or 2 bytes (half, bfloat16, small integers): the
-// float entries (the same two-level accumulators; not measured). After the entries, which they would
+// float entries (the same accumulators; not measured). After the entries, which they would
 // otherwise hide.
 template <int ItemBytes>
 struct table<sm90_h200, ItemBytes, op_kind::exact> : table<sm90_h200, 4, op_kind::exact> {};
