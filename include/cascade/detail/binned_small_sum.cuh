@@ -213,19 +213,43 @@ __host__ __device__ __noinline__ inline small_state small_deposit_slow(small_sta
   return s;
 }
 
-// Whether x goes in without the slow path: below the window's limit and, when the sink keeps what
+// Whether items go in without the slow path: below the window's limit and, when the sink keeps what
 // falls below, reaching no lower than the lowest level (0, or at least 2^23 of its unit: its 24 bits
-// then lie above it). The sink is called only out of line: a call in the kernel's own code would make
-// the tile loop hold its registers to the call's convention (spills).
+// then lie above it). The bounds are computed once a batch, and a batch's test has no branch: per item
+// one compare (NaN fails it) and, for exact_plus, an integer minimum of 2|x|'s bits less 1 (0 wraps to
+// the largest, so zeros pass). The sink is called only out of line: a call in the kernel's own code
+// would make the tile loop hold its registers to the call's convention (spills).
+struct small_bounds {
+  float limit;   // |x| < limit
+  unsigned low;  // exact_plus: (bits(|x|) << 1) - 1 >= low
+};
+template <class Sink>
+__host__ __device__ __forceinline__ small_bounds small_bounds_of(small_state const& s) {
+  small_bounds b{small_limit_of(s), 0};
+  if constexpr (Sink::keeps)
+    b.low = s.window == 0 ? 0u : (cuda::std::bit_cast<unsigned>(small_pow2(small_lo_of(s, small_levels - 1) + 23)) << 1) - 1u;
+  return b;
+}
+template <class Sink, class X, int N>
+__host__ __device__ __forceinline__ bool small_all_fit(small_bounds const& b, X const (&items)[N]) {
+  bool in = true;
+  unsigned lowest = ~0u;
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    float const x = to_float(items[k]);
+    in &= fabsf(x) < b.limit;
+    if constexpr (Sink::keeps) {
+      unsigned const m = (cuda::std::bit_cast<unsigned>(x) << 1) - 1u;
+      lowest = m < lowest ? m : lowest;
+    }
+  }
+  if constexpr (Sink::keeps) in &= lowest >= b.low;
+  return in;
+}
 template <class Sink>
 __host__ __device__ __forceinline__ bool small_fits(small_state const& s, float x) {
-  float const a = fabsf(x);
-  if constexpr (Sink::keeps) {
-    float const low = s.window == 0 ? 0.0f : small_pow2(small_lo_of(s, small_levels - 1) + 23);
-    return a < small_limit_of(s) && (a >= low || a == 0);
-  } else {
-    return a < small_limit_of(s);
-  }
+  float const one[1] = {x};
+  return small_all_fit<Sink>(small_bounds_of<Sink>(s), one);
 }
 
 template <class Sink>
@@ -250,10 +274,7 @@ __host__ __device__ __noinline__ small_state small_deposit_each(small_state s, e
 template <class X, int N, class Sink>
 __host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&items)[N], Sink const& sink) {
   static_assert(N < 1024, "binned small sum: a batch's slices must fit 31 bits");
-  bool in = true;
-#pragma unroll
-  for (int k = 0; k < N; ++k) in = in && small_fits<Sink>(s, to_float(items[k]));
-  if (in) {
+  if (small_all_fit<Sink>(small_bounds_of<Sink>(s), items)) {
     small_batch b = small_batch_of(s);
 #pragma unroll
     for (int k = 0; k < N; ++k) small_cut<drop_below>(b, to_float(items[k]));  // (nothing falls below)

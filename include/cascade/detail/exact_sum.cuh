@@ -387,10 +387,10 @@ __host__ __device__ __forceinline__ bool all_below(X const (&items)[N], double l
   if constexpr (sizeof(X) <= 4 && !cuda::std::is_integral_v<X>) {
     float const f = static_cast<float>(limit);
 #pragma unroll
-    for (int k = 0; k < N; ++k) in = in && fabsf(static_cast<float>(items[k])) < f;
+    for (int k = 0; k < N; ++k) in &= fabsf(static_cast<float>(items[k])) < f;  // & : no branch an item
   } else {
 #pragma unroll
-    for (int k = 0; k < N; ++k) in = in && fabs(to_double(items[k])) < limit;
+    for (int k = 0; k < N; ++k) in &= fabs(to_double(items[k])) < limit;
   }
   return in;
 }
@@ -444,6 +444,9 @@ struct op {
   using state_type = state<K>;
   using area_type = spill_area;
   static constexpr bool is_exact_sum = true;  // default_policy's tables key it as op_kind::exact
+  // A vector's items a batch: each item's test for bits below the window (a call, rarely taken) holds
+  // registers to the call's convention, and a tile's 8-16 doubles spilled (<256, 8>: 32 bytes).
+  static constexpr int max_batch_bytes = 16;
   __device__ state<K> operator()(state<K> const& a, state<K> const& b) const { return merge(a, b, spill); }
   template <class X>
     requires is_item_v<X>

@@ -119,6 +119,46 @@ __device__ void fold_vector(T& acc, bool fresh, It const& first, typename vector
   }
 }
 
+// Items a batch of an op's deposit_all holds, of `total` read: all of them, unless the op caps a
+// batch's bytes (max_batch_bytes: exact::op, whose per-item spill test holds registers for a call).
+template <class Op, class I, int Total>
+inline constexpr int batch_items = [] {
+  int per = Total;
+  if constexpr (requires { Op::max_batch_bytes; })
+    per = Op::max_batch_bytes / static_cast<int>(sizeof(I)) < 1 ? 1 : Op::max_batch_bytes / static_cast<int>(sizeof(I));
+  if (per > Total) per = Total;
+  while (Total % per != 0) --per;
+  return per;
+}();
+
+// Folds the Count vectors of a thread's batch, vector k at item i + k * step. An op that takes a
+// batch of items (deposit_all: exact_plus, reproducible_plus) gets the Count * width items in as few
+// batches as it allows: its per-batch work (the window's constants, the batch test, adding the
+// batch's sums to the state) is then paid once a tile, not once a vector (4 floats, 2 doubles).
+template <int Count, class T, class It, class Offset, class Op>
+__device__ void fold_vectors(T& acc, bool fresh, It const& first,
+                             typename vector_input<It>::raw_type const (&raws)[Count], Offset i, Offset step, Op op) {
+  constexpr int width = vector_input<It>::width;
+  using I = item_t<T, Op, decltype(vector_input<It>::item(first, raws[0], 0, i))>;
+  constexpr int per = batch_items<Op, I, Count * width>;
+  I batch[per];
+  if constexpr (!requires { vector_input<It>::fold(acc, fresh, raws[0], i, op); } &&
+                requires { op.deposit_all(acc, batch); }) {
+#pragma unroll
+    for (int b0 = 0; b0 < Count * width; b0 += per) {
+#pragma unroll
+      for (int j = 0; j < per; ++j) {
+        int const k = (b0 + j) / width, w = (b0 + j) % width;
+        batch[j] = static_cast<I>(vector_input<It>::item(first, raws[k], w, i + Offset(k) * step + Offset(w)));
+      }
+      fold_in_order(acc, fresh && b0 == 0, batch, op);
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < Count; ++k) fold_vector(acc, fresh && k == 0, first, raws[k], i + Offset(k) * step, op);
+  }
+}
+
 // ---- striped ---------------------------------------------------------------------------------
 
 // The rare paths of the striped loop (a tile that is not full, input that is not 16-byte aligned)
@@ -141,9 +181,7 @@ __device__ void fold_full_tile(T& acc, bool fresh, It first, Offset base, Op op,
       typename vector_input<It>::raw_type raws[count];
       Offset const mine = base + Offset(threadIdx.x) * width;  // then constant steps: no address math per load
       load_batch<count>(raws, first, mine, Offset(BlockSize) * width);
-#pragma unroll
-      for (int k = 0; k < count; ++k)
-        fold_vector(acc, fresh && k == 0, first, raws[k], mine + Offset(k) * BlockSize * width, op);
+      fold_vectors(acc, fresh, first, raws, mine, Offset(BlockSize) * width, op);
       return;
     }
     acc = fold_full_tile_scalar<BlockSize, CoarseFactor>(acc, fresh, first, base, op);
@@ -205,8 +243,7 @@ __device__ void fold_run(T& acc, bool fresh, It first, Offset i, Op op, bool ali
       constexpr int width = vector_input<It>::width, count = CoarseFactor / width;
       typename vector_input<It>::raw_type raws[count];
       load_batch<count>(raws, first, i, Offset(width));
-#pragma unroll
-      for (int k = 0; k < count; ++k) fold_vector(acc, fresh && k == 0, first, raws[k], i + Offset(k) * width, op);
+      fold_vectors(acc, fresh, first, raws, i, Offset(width), op);
       return;
     }
   }
