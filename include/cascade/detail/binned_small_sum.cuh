@@ -274,6 +274,23 @@ __host__ __device__ __noinline__ small_state small_deposit_each(small_state s, e
 template <class X, int N, class Sink>
 __host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&items)[N], Sink const& sink) {
   static_assert(N < 1024, "binned small sum: a batch's slices must fit 31 bits");
+  if (s.window == 0) {
+    // A thread's first batch: the window is the largest item's (what item-by-item deposits would end
+    // with, since a slice depends on the item and its bin alone), set here rather than in the slow
+    // path, which would take the batch one item at a time (half a one-tile kernel's instructions).
+    unsigned top2 = 0;  // the largest 2|x|'s bits: NaN and infinities above every finite item
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      unsigned const u = cuda::std::bit_cast<unsigned>(to_float(items[k])) << 1;
+      top2 = u > top2 ? u : top2;
+    }
+    if (top2 == 0) return;  // zeros only: nothing to add
+    float const m = cuda::std::bit_cast<float>(top2 >> 1);
+    if (top2 < (0xffu << 24)) {  // finite (else the slow path sets the flags)
+      int const top = (small_top_position(m) + 1) / small_bin_bits;
+      s.window = (top < small_levels - 1 ? small_levels - 1 : top) + 1;
+    }
+  }
   if (small_all_fit<Sink>(small_bounds_of<Sink>(s), items)) {
     small_batch b = small_batch_of(s);
 #pragma unroll
