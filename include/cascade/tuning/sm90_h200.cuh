@@ -197,9 +197,9 @@ struct table<sm90_h200, 4, op_kind::binned> {
 
 // [entry 4 exact] written by hand, not tuned: exact_plus of float items runs on the float grid's
 // accumulator as reproducible_plus does (detail/binned_small_sum.cuh, spilling what that one drops),
-// so it takes the 4 binned entry (above). Measured with them (bench/results/exact-float-grid-
-// 2026-11-24, 7312742): 1065 us at 2^30 (86% of the read ceiling, cold), the fastest fixed shape
-// within 1% at 2^24..2^30; <512, 16> at 2^20 (11.4 us against the default's 12.6) is left as it is.
+// so it takes the 4 binned entry (above). Measured with them (bench/results/exact-batch-2026-11-24,
+// 7cae3e4): 943 us at 2^30 (97% of the read ceiling, cold), the fastest fixed shape within 1% at
+// 2^22..2^30; <256, 32> at 2^20 (9.7 us against the default's 11.4) is left as it is.
 template <>
 struct table<sm90_h200, 4, op_kind::exact> : table<sm90_h200, 4, op_kind::binned> {};
 // [/entry]
