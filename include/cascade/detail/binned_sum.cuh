@@ -255,6 +255,25 @@ __host__ __device__ __noinline__ state<K> deposit_each(state<K> s, exact::batch<
 // first batch), one test, then per item a conversion and the levels' additions.
 template <int K, class X, int N>
 __host__ __device__ __forceinline__ void deposit_all(state<K>& s, X const (&items)[N]) {
+  if (s.window == 0) {
+    // A thread's first batch: the window is the largest item's, set here rather than in the slow
+    // path, which would take the batch one item at a time (as detail/binned_small_sum.cuh does).
+    unsigned long long top2 = 0;  // the largest 2|x|'s bits: NaN and infinities above every finite item
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      unsigned long long const u = cuda::std::bit_cast<unsigned long long>(to_double(items[k])) << 1;
+      top2 = u > top2 ? u : top2;
+    }
+    if (top2 == 0) return;                  // zeros only: nothing to add
+    if (top2 < (0x7ffull << 53)) {          // finite (else the slow path sets the flags)
+      int top = (exact::top_position(cuda::std::bit_cast<double>(top2 >> 1)) + 1) / bin_bits;
+      if (top < K - 1) top = K - 1;
+      state<K> w{};
+      set_window(w, top);
+      w.meta = s.meta & ~count_mask;
+      s = w;
+    }
+  }
   if (exact::all_below(items, limit_of(s))) {
     if (count_of(s) > max_count - N) s = normalized(s);
     unsigned const bit = lowest_bit(s);
