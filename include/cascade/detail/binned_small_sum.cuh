@@ -468,6 +468,7 @@ struct small_op_of : cuda::std::conditional_t<Exact, exact_key, binned_key> {
   area_type* area;
   __host__ __device__ explicit small_op_of(area_type* a) : area(a) {}  // (the key base: not an aggregate)
   using state_type = small_state;
+  static constexpr bool zero_items_add_nothing = true;  // (detail/thread_fold.cuh pads partial tiles)
   __device__ auto sink() const {
     if constexpr (Exact) return spill_below{area};
     else return drop_below{};

@@ -343,6 +343,7 @@ struct op {
   using state_type = state<K>;
   using area_type = atomic_area;
   static constexpr bool is_binned_sum = true;  // default_policy's tables key it as op_kind::binned
+  static constexpr bool zero_items_add_nothing = true;  // (detail/thread_fold.cuh pads partial tiles)
   __device__ state<K> operator()(state<K> const& a, state<K> const& b) const { return merge(a, b); }
   template <class X>
     requires exact::is_item_v<X>

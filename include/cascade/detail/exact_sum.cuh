@@ -447,6 +447,7 @@ struct op {
   // A vector's items a batch: each item's test for bits below the window (a call, rarely taken) holds
   // registers to the call's convention, and a tile's 8-16 doubles spilled (<256, 8>: 32 bytes).
   static constexpr int max_batch_bytes = 16;
+  static constexpr bool zero_items_add_nothing = true;  // (detail/thread_fold.cuh pads partial tiles)
   __device__ state<K> operator()(state<K> const& a, state<K> const& b) const { return merge(a, b, spill); }
   template <class X>
     requires is_item_v<X>

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cuda/std/type_traits>
+#include <cuda/std/utility>
 
 #include "../non_commutative.cuh"
 #include "math.cuh"
@@ -193,14 +194,36 @@ __device__ void fold_full_tile(T& acc, bool fresh, It first, Offset base, Op op,
   }
 }
 
+// Whether a partial tile may go to the op as full batches, the missing items zero: a depositing op
+// whose sum a zero item leaves as it is (exact_plus, reproducible_plus). A one-tile call is a partial
+// tile (2^10 floats with <256, 8>), and item by item its deposits were half a kernel's instructions.
+template <class Op, class T, class It>
+concept pads_partial_tiles = requires { requires Op::zero_items_add_nothing; } &&
+                             deposits<Op, T, item_t<T, Op, decltype(cuda::std::declval<It const&>()[0])>>;
+
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
 __device__ __noinline__ T fold_partial_tile(T acc, bool fresh, It first, Offset base, Offset n, Op op) {
+  if constexpr (pads_partial_tiles<Op, T, It>) {
+    using I = item_t<T, Op, decltype(first[base])>;
+    constexpr int per = batch_items<Op, I, CoarseFactor>;
+#pragma unroll
+    for (int k0 = 0; k0 < CoarseFactor; k0 += per) {
+      I batch[per];
+#pragma unroll
+      for (int j = 0; j < per; ++j) {
+        Offset const i = base + threadIdx.x + Offset(k0 + j) * BlockSize;
+        batch[j] = i < n ? static_cast<I>(first[i]) : I{};
+      }
+      fold_in_order(acc, fresh && k0 == 0, batch, op);
+    }
+  } else {
 #pragma unroll(scalar_batch<T, CoarseFactor>)  // fully unrolled, all CoarseFactor predicated loads would be in flight
-  for (int k = 0; k < CoarseFactor; ++k) {
-    Offset const i = base + threadIdx.x + Offset(k) * BlockSize;
-    if (i < n) {
-      fold_one(acc, fresh, first[i], op);  // the caller guarantees k == 0 exists
-      fresh = false;
+    for (int k = 0; k < CoarseFactor; ++k) {
+      Offset const i = base + threadIdx.x + Offset(k) * BlockSize;
+      if (i < n) {
+        fold_one(acc, fresh, first[i], op);  // the caller guarantees k == 0 exists
+        fresh = false;
+      }
     }
   }
   return acc;
