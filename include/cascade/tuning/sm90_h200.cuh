@@ -165,16 +165,18 @@ struct table<sm90_h200, 8, op_kind::min_max> {
 };
 // [/entry]
 
-// [entry 8 exact] written by hand, not tuned (bench/results/exact-2026-11-24b): double items. At 2^30: 2172 us
-// with <128, 16> and 2190 us with <256, 8> against 2855 us with the sum entry's <512, 8, last_block>;
-// <512, 8, flagged> takes 5247 us there.
+// [entry 8 exact] written by hand, not tuned: double items. From 2^23 up <512, 8, flagged>, the fastest
+// fixed shape since partial tiles go as batches (bench/results/exact-batch-2026-11-24, fd692a1): 1950
+// us at 2^30 (95% of the read ceiling, cold), 515 at 2^28, 160 at 2^26, against 2184, 579 and 177 with
+// <256, 8> (before fd692a1 <512, 8> took 3008 us at 2^30: its kernel's registers); below, as measured
+// in bench/results/exact-2026-11-24b.
 template <>
 struct table<sm90_h200, 8, op_kind::exact> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
                       range<92681, policy<256, 8, tree::shuffle, finish::cluster>>,
                       range<2097152, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<8388608, policy<512, 8, tree::shuffle, finish::last_block>>,
-                      range<-1, policy<256, 8, tree::shuffle, finish::flagged>>>;
+                      range<-1, policy<512, 8, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
