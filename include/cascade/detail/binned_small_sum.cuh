@@ -269,7 +269,7 @@ __host__ __device__ __noinline__ small_state small_deposit_each(small_state s, e
   return s;
 }
 
-// N items as the tile loop reads them: when all fit (small_fits: typical data, after the first batch),
+// N items as the tile loop reads them: when all fit (small_all_fit: typical data, after the first batch),
 // one test, then per item the levels' float additions and integer sums; else one by one.
 template <class X, int N, class Sink>
 __host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&items)[N], Sink const& sink) {
@@ -285,9 +285,8 @@ __host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&i
       top2 = u > top2 ? u : top2;
     }
     if (top2 == 0) return;  // zeros only: nothing to add
-    float const m = cuda::std::bit_cast<float>(top2 >> 1);
     if (top2 < (0xffu << 24)) {  // finite (else the slow path sets the flags)
-      int const top = (small_top_position(m) + 1) / small_bin_bits;
+      int const top = (small_top_position(cuda::std::bit_cast<float>(top2 >> 1)) + 1) / small_bin_bits;
       s.window = (top < small_levels - 1 ? small_levels - 1 : top) + 1;
     }
   }

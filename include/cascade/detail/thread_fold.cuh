@@ -126,10 +126,9 @@ __device__ void fold_vector(T& acc, bool fresh, It const& first, typename vector
 // for a call).
 template <class Op, class I, int Total>
 inline constexpr int batch_items = [] {
-  int per = Total < 16 ? Total : 16;
-  if constexpr (requires { Op::max_batch_bytes; })
-    per = Op::max_batch_bytes / static_cast<int>(sizeof(I)) < 1 ? 1 : Op::max_batch_bytes / static_cast<int>(sizeof(I));
-  if (per > Total) per = Total;
+  int per = 16;
+  if constexpr (requires { Op::max_batch_bytes; }) per = Op::max_batch_bytes / static_cast<int>(sizeof(I));
+  per = per < 1 ? 1 : per > Total ? Total : per;
   while (Total % per != 0) --per;
   return per;
 }();
