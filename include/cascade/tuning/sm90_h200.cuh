@@ -184,14 +184,16 @@ struct table<sm90_h200, 8, op_kind::exact> {
 // binned sum, detail/binned_small_sum.cuh), from cascade-rivals --families exact --arg-shapes on an
 // H200 (bench/results/reproducible-2026-11-24): the fastest fixed shape at each size, the exact
 // entry's cluster shape where it was faster (2^13..2^15). At 2^30: 948 us with <512, 16>, 97% of the
-// read ceiling (cold), against 1042 us with <512, 8>.
+// read ceiling (cold), against 1042 us with <512, 8>. Below 2^11.5 <128, 16> and from 2^19 to 2^21
+// <256, 32>, the fastest fixed shapes since partial tiles go as batches (exact-batch-2026-11-24,
+// fd692a1): exact_plus at 2^10 5.7 us against <256, 8>'s 6.0, at 2^20 9.8 against <512, 8>'s 11.4.
 template <>
 struct table<sm90_h200, 4, op_kind::binned> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+  using type = ranges<range<2896, policy<128, 16, tree::shuffle, finish::flagged>>,
                       range<5792, policy<256, 16, tree::shuffle, finish::flagged>>,
                       range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
                       range<524288, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<2097152, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<2097152, policy<256, 32, tree::shuffle, finish::flagged>>,
                       range<8388608, policy<512, 32, tree::shuffle, finish::flagged>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
 };
@@ -201,7 +203,7 @@ struct table<sm90_h200, 4, op_kind::binned> {
 // accumulator as reproducible_plus does (detail/binned_small_sum.cuh, spilling what that one drops),
 // so it takes the 4 binned entry (above). Measured with them (bench/results/exact-batch-2026-11-24,
 // 7cae3e4): 943 us at 2^30 (97% of the read ceiling, cold), the fastest fixed shape within 1% at
-// 2^22..2^30; <256, 32> at 2^20 (9.7 us against the default's 11.4) is left as it is.
+// 2^22..2^30; since fd692a1 the binned entry has <256, 32> at 2^19..2^21 and <128, 16> below 2^11.5.
 template <>
 struct table<sm90_h200, 4, op_kind::exact> : table<sm90_h200, 4, op_kind::binned> {};
 // [/entry]
