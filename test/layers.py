@@ -2,8 +2,9 @@
 """cascade's layers, as docs/design.md draws them: each folder's headers include only what sits at its
 level or below. Reads the #include "..." lines of include/cascade (no compiler needed).
   detail/   never tuning/, default_policy.cuh, tuned_policy.cuh, the entry points, a registry, or a
-            tree or finish other than their tag.cuh;
+            tree, finish or segment owner other than their tag.cuh;
   tree/     never finish/, tuning/, the tuned policies or the entry points;
+  segment/  as tree/;
   finish/   never tuning/, the tuned policies or the entry points;
   tuning/   never the tuned policies or the entry points;
   reduce.cuh (the entry points for a policy the caller names) never tuning/ or the tuned policies;
@@ -13,7 +14,7 @@ import os, re, sys
 
 root = os.path.join(sys.argv[1], 'cascade')
 entry_points = {'reduce.cuh', 'default_policy.cuh', 'tuned_policy.cuh', 'arg_reduce.cuh', 'transform_reduce.cuh', 'prepare.cuh',
-                'cross_check.cuh', 'presets.cuh', 'cascade.cuh'}
+                'cross_check.cuh', 'presets.cuh', 'cascade.cuh', 'segmented_reduce.cuh'}
 
 
 def forbidden(header, target):
@@ -25,11 +26,14 @@ def forbidden(header, target):
             return 'detail/ sits below tuning and the entry points'
         if target.endswith('/all.cuh'):
             return 'detail/ never pulls in a whole registry'
-        if target.startswith(('tree/', 'finish/')) and not target.endswith('/tag.cuh'):
+        if target.startswith(('tree/', 'finish/', 'segment/')) and not target.endswith('/tag.cuh'):
             return 'detail/ knows strategies only through their tag.cuh'
     if folder == 'tree':
         if target.startswith(('finish/', 'tuning/')) or top in entry_points:
             return 'trees sit below finishes, tuning and the entry points'
+    if folder == 'segment':
+        if target.startswith(('finish/', 'tuning/')) or top in entry_points:
+            return 'segment owners sit below finishes, tuning and the entry points'
     if folder == 'finish':
         if target.startswith('tuning/') or top in entry_points:
             return 'finishes sit below tuning and the entry points'

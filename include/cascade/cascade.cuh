@@ -21,6 +21,8 @@
 #include "prepare.cuh"
 #include "presets.cuh"
 #include "reduce.cuh"
+#include "segmented_policy.cuh"
+#include "segmented_reduce.cuh"
 #include "transform_reduce.cuh"
 #include "tree/all.cuh"
 #include "tuned_policy.cuh"

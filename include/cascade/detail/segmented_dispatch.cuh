@@ -1,0 +1,146 @@
+// cascade/detail/segmented_dispatch.cuh: between segmented_reduce / batched_reduce and the segment
+// owners (cascade/segment/). Checks the arguments and the pointers, reads host-side offsets on the
+// host (begin > end, or an end beyond the input's allocation, is std::invalid_argument, before any
+// launch), copies offsets in pageable memory the GPU cannot read to scratch, and measures what the
+// segmented default chooses by (the mean and longest segment). Device-side offsets are not read here.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cuda/std/type_traits>
+
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "../error.cuh"
+#include "../non_commutative.cuh"
+#include "../segment/tag.cuh"
+#include "../tree/tag.cuh"
+#include "allocation.cuh"
+#include "device.cuh"
+#include "known_op.cuh"
+#include "memory_check.cuh"
+#include "scratch.cuh"
+#include "segments.cuh"
+
+namespace cascade::detail {
+
+// What the host knows of a call's segments: every length when the offsets are host-readable (mean and
+// longest exact), else the span from the first begin to the last end (mean only; longest -1).
+struct segment_stats {
+  long long items = -1;    // total items over the segments; -1: unknown
+  long long longest = -1;  // -1: unknown
+};
+
+template <class T, class Op>
+constexpr void check_segmented_op() {
+  static_assert(!is_exact_op_v<Op>,
+                "cascade::segmented_reduce / batched_reduce: exact_plus and reproducible_plus are not segmented yet; "
+                "reduce each segment with cascade::reduce_into, or use cascade::plus");
+  static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
+                "cascade: the accumulator type (the type of init) must be trivially copyable and default "
+                "constructible, as it lives in registers and shared memory");
+}
+
+template <class Policy, class Op>
+constexpr void check_segmented_tree() {
+  using tree = resolve_tree_t<typename Policy::tree_type, Op>;
+  static_assert(tree_order_ok<tree, Op>);
+}
+
+inline void check_num_segments(long long num_segments, char const* who) {
+  if (num_segments < 0)
+    throw std::invalid_argument(std::string(who) + ": num_segments is " + std::to_string(num_segments) +
+                                "; pass 0 or more");
+}
+
+// Offsets the host may read: a pointer into pinned, managed or pageable host memory (after the
+// stream's earlier work, which may write them, is done).
+enum class offsets_at { device, host_readable, host_only };
+
+template <class It>
+offsets_at where_offsets_are(It const& it, cudaStream_t stream) {
+  if constexpr (!std::is_pointer_v<It>) {
+    return offsets_at::device;  // a fancy iterator: read on the device only
+  } else {
+    if (it == nullptr) throw std::invalid_argument("cascade::segmented_reduce: an offsets pointer is null");
+    cudaPointerAttributes a{};
+    check_cuda(cudaPointerGetAttributes(&a, static_cast<void const*>(it)), "cudaPointerGetAttributes");
+    if (a.type == cudaMemoryTypeDevice) return offsets_at::device;
+    if (a.type == cudaMemoryTypeUnregistered)
+      return current_device().pageable_memory_access ? offsets_at::host_readable : offsets_at::host_only;
+    check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (host-side offsets)");
+    return offsets_at::host_readable;
+  }
+}
+
+// Reads host-side offsets: every begin <= end <= input_items (input_items < 0: unknown), else
+// std::invalid_argument naming the first segment that is not.
+template <class BeginIt, class EndIt>
+segment_stats check_host_offsets(BeginIt begins, EndIt ends, long long num_segments, long long input_items) {
+  segment_stats st{0, 0};
+  for (long long s = 0; s < num_segments; ++s) {
+    auto const b = static_cast<long long>(begins[s]);
+    auto const e = static_cast<long long>(ends[s]);
+    if (b < 0 || b > e)
+      throw std::invalid_argument("cascade::segmented_reduce: segment " + std::to_string(s) + " runs from " +
+                                  std::to_string(b) + " to " + std::to_string(e) +
+                                  "; a segment's begin must be at least 0 and at most its end");
+    if (input_items >= 0 && e > input_items)
+      throw std::invalid_argument("cascade::segmented_reduce: segment " + std::to_string(s) + " ends at " +
+                                  std::to_string(e) + ", beyond the input's " + std::to_string(input_items) +
+                                  " items (its allocation's end)");
+    st.items += e - b;
+    st.longest = e - b > st.longest ? e - b : st.longest;
+  }
+  return st;
+}
+
+// Host-only offsets copied to scratch, so the kernels can read them.
+template <class Offset>
+struct device_copy {
+  std::optional<scratch_buffer> buffer;
+  Offset const* ptr = nullptr;
+  device_copy(Offset const* host, long long n, cudaStream_t stream) {
+    std::size_t const bytes = sizeof(Offset) * static_cast<std::size_t>(n);
+    buffer.emplace(bytes, stream, "cascade::segmented_reduce (offsets)");
+    check_cuda(cudaMemcpyAsync(buffer->template as<Offset>(), host, bytes, cudaMemcpyHostToDevice, stream),
+               "cudaMemcpyAsync (host offsets)");
+    ptr = buffer->template as<Offset>();
+  }
+};
+
+template <class Segments>
+__global__ void segment_span_kernel(Segments segments, long long num_segments, long long* out) {
+  out[0] = segments(0).begin;
+  out[1] = segments(num_segments - 1).end;
+}
+
+// The span from the first segment's begin to the last one's end, read back (one small kernel and a
+// wait): what the segmented default knows of device-side offsets.
+template <class Segments>
+segment_stats device_span(Segments segments, long long num_segments, cudaStream_t stream) {
+  scratch_buffer buffer(2 * sizeof(long long), stream, "cascade::segmented_reduce (span)");
+  launch(&segment_span_kernel<Segments>, 1, 1, stream, "segment_span_kernel<<<...>>> (launch)", segments,
+         num_segments, buffer.as<long long>());
+  long long span[2] = {0, 0};
+  check_cuda(cudaMemcpyAsync(span, buffer.as<long long>(), sizeof(span), cudaMemcpyDeviceToHost, stream),
+             "cudaMemcpyAsync (segment span)");
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (segment span)");
+  return {span[1] > span[0] ? span[1] - span[0] : 0, -1};
+}
+
+// Runs Policy's owner over the segments.
+template <class Policy, class T, class It, class Segments, class OutIt, class Op>
+void run_segments(It first, Segments segments, long long num_segments, long long longest, OutIt d_out, T init,
+                  Op op, cudaStream_t stream) {
+  check_segmented_tree<Policy, Op>();
+  using resolved = cuda::std::remove_cvref_t<Policy>;
+  segment_owner<typename resolved::owner_type>::template run<resolved>(first, segments, num_segments, longest, d_out,
+                                                                      init, op, stream);
+}
+
+}  // namespace cascade::detail

@@ -1,0 +1,38 @@
+// cascade/segment/tag.cuh: what every segment owner (how many threads own one segment of a segmented
+// reduction) shares.
+//
+// An owner is a tag type deriving from cascade::segment::tag, with a `name`, plus a specialization of
+// cascade::detail::segment_owner<Owner> with the one interface the dispatch layer calls:
+//
+//   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
+//   static void run(It first, Segments segments, long long num_segments, long long longest, OutIt d_out,
+//                   T init, Op op, cudaStream_t stream);
+//
+// where segments(s) gives segment s's [begin, end) (detail/segments.cuh; begin >= end is empty),
+// `longest` bounds a segment's length (-1: unknown) and d_out[s] gets init op (the segment's items, in
+// order). cascade's owners are listed once, in segment/all.cuh.
+#pragma once
+
+#include <cuda/std/type_traits>
+
+namespace cascade::segment {
+
+struct tag {
+  // Each owner also says `static constexpr char const* name = "segment::...";`.
+};
+
+template <class T>
+inline constexpr bool is_owner_v = cuda::std::is_base_of_v<tag, T> && !cuda::std::is_same_v<tag, T>;
+
+}  // namespace cascade::segment
+
+namespace cascade::detail {
+
+template <class Owner>
+struct segment_owner {
+  static_assert(sizeof(Owner) == 0,
+                "cascade: no segment_owner for this owner tag; use one from cascade::segment (e.g. "
+                "cascade::segment::warp<32>) or specialize cascade::detail::segment_owner for yours");
+};
+
+}  // namespace cascade::detail

@@ -1,0 +1,34 @@
+// cascade/segment/thread.cuh: one thread owns a segment. For segments of a few items (1-8): the
+// threads of a warp read 32 neighbouring segments, so the loads coalesce, and nothing is combined
+// across threads. A segment of many items is one thread's serial loop: use a wider owner there.
+#pragma once
+
+#include "../detail/device.cuh"
+#include "../detail/kernels.cuh"
+#include "../detail/segment_kernels.cuh"
+#include "tag.cuh"
+
+namespace cascade::segment {
+
+struct thread : tag {
+  static constexpr char const* name = "segment::thread";
+  static constexpr int width = 1;  // threads a segment
+};
+
+}  // namespace cascade::segment
+
+namespace cascade::detail {
+
+template <>
+struct segment_owner<segment::thread> {
+  template <class Policy, class T, class It, class Segments, class OutIt, class Op>
+  static void run(It first, Segments segments, long long num_segments, long long, OutIt d_out, T init, Op op,
+                  cudaStream_t stream) {
+    constexpr int block = Policy::block_size;
+    unsigned const grid = segment_grid(num_segments, block, current_device(), block);
+    launch(&segment_thread_kernel<block, Policy::coarse_factor, T, It, Segments, OutIt, Op>, grid, block, stream,
+           "segment_thread_kernel<<<...>>> (launch)", first, segments, num_segments, d_out, init, op);
+  }
+};
+
+}  // namespace cascade::detail

@@ -1,0 +1,142 @@
+// cascade/segmented_reduce.cuh: many ranges reduced at once (CUB's DeviceSegmentedReduce shape).
+//
+//   cascade::segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op);
+//   cascade::batched_reduce(policy, first, segment_size, num_segments, d_out, init, op);
+//
+// d_out[s] = init op first[begin_offsets[s]] op ... op first[end_offsets[s] - 1], in order (non-commutative
+// ops keep it); an empty segment gives init. Offsets are any random-access iterators (a counting or
+// transform iterator needs no array). Ordered on the policy's stream; the host does not wait, but for
+// offsets in host memory, which are read on the host first (docs/segmented.md). policy: a
+// cascade::segmented_policy<Owner, BlockSize, CoarseFactor, Tree>, or cascade::default_policy, which picks
+// the owner by the segments' mean length.
+#pragma once
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "default_policy.cuh"
+#include "detail/segmented_dispatch.cuh"
+#include "ops.cuh"
+#include "segmented_policy.cuh"
+
+namespace cascade {
+
+template <class P>
+inline constexpr bool is_segmented_call_policy_v = is_segmented_policy_v<P> || std::is_same_v<P, default_policy>;
+
+namespace detail {
+
+// The segmented default: the owner for segments of `mean` items (measured on an H200,
+// bench/results/segmented-*; docs/segmented.md).
+template <class T, class It, class Segments, class OutIt, class Op>
+void run_default_segments(It first, Segments segments, long long num_segments, segment_stats stats, OutIt d_out,
+                          T init, Op op, cudaStream_t stream) {
+  long long const mean = stats.items < 0 ? 0 : stats.items / num_segments;
+  auto run = [&](auto policy) {
+    run_segments<decltype(policy)>(first, segments, num_segments, stats.longest, d_out, init, op, stream);
+  };
+  if (mean < 8) run(segmented_policy<segment::thread, 256, 4>{});
+  else if (mean < 32) run(segmented_policy<segment::warp<4>, 256, 4>{});
+  else if (mean < 128) run(segmented_policy<segment::warp<16>, 256, 4>{});
+  else if (mean < 2048) run(segmented_policy<segment::warp<32>, 256, 4>{});
+  else run(segmented_policy<segment::blocks, 256, 8>{});
+}
+
+// The pointer type segments are read through on the device: a pointer's const, element-typed form
+// (host-only offsets are copied to scratch as that), else the iterator itself.
+template <class It>
+using device_offsets_t = cuda::std::conditional_t<std::is_pointer_v<It>, std::remove_cv_t<std::remove_pointer_t<It>> const*, It>;
+
+template <class Policy, class It, class Segments, class OutIt, class T, class Op>
+void run_segmented(Policy const& policy, It first, Segments segments, long long num_segments, segment_stats stats,
+                   OutIt d_out, T init, Op op) {
+  if constexpr (std::is_same_v<Policy, default_policy>) {
+    if (stats.items < 0) stats = device_span(segments, num_segments, policy.stream());
+    run_default_segments(first, segments, num_segments, stats, d_out, init, op, policy.stream());
+  } else {
+    run_segments<Policy>(first, segments, num_segments, stats.longest, d_out, init, op, policy.stream());
+  }
+}
+
+}  // namespace detail
+
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_reduce(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                      cuda::std::int64_t num_segments, OutIt d_out, T init, Op op) {
+  detail::check_segmented_op<T, Op>();
+  char const* const who = "cascade::segmented_reduce";
+  detail::check_num_segments(num_segments, who);
+  if (num_segments == 0) return;
+  cudaStream_t const stream = policy.stream();
+  detail::current_device();  // a clear cuda_error when there is no device
+  detail::check_device_accessible(d_out, "the output (d_out)");
+  detail::check_device_accessible(first, "the input");
+  auto const at_begin = detail::where_offsets_are(begin_offsets, stream);
+  auto const at_end = detail::where_offsets_are(end_offsets, stream);
+  detail::segment_stats stats;
+  if (at_begin != detail::offsets_at::device && at_end != detail::offsets_at::device)
+    stats = detail::check_host_offsets(begin_offsets, end_offsets, num_segments, detail::items_to_allocation_end(first));
+  using begin_t = detail::device_offsets_t<BeginIt>;
+  using end_t = detail::device_offsets_t<EndIt>;
+  begin_t begins = begin_offsets;
+  end_t ends = end_offsets;
+  std::optional<detail::device_copy<std::remove_cv_t<std::remove_pointer_t<begin_t>>>> begin_copy;
+  std::optional<detail::device_copy<std::remove_cv_t<std::remove_pointer_t<end_t>>>> end_copy;
+  if constexpr (std::is_pointer_v<BeginIt>)
+    if (at_begin == detail::offsets_at::host_only) begins = begin_copy.emplace(begin_offsets, num_segments, stream).ptr;
+  if constexpr (std::is_pointer_v<EndIt>)
+    if (at_end == detail::offsets_at::host_only) ends = end_copy.emplace(end_offsets, num_segments, stream).ptr;
+  detail::run_segmented(policy, first, detail::offset_segments<begin_t, end_t>{begins, ends}, num_segments, stats, d_out,
+                        init, op);
+}
+
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_reduce(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                      cuda::std::int64_t num_segments, OutIt d_out, T init) {
+  segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, plus{});
+}
+
+template <class Policy, class It, class OutIt, class T, class Op>
+  requires is_segmented_call_policy_v<Policy>
+void batched_reduce(Policy const& policy, It first, cuda::std::int64_t segment_size, cuda::std::int64_t num_segments,
+                    OutIt d_out, T init, Op op) {
+  detail::check_segmented_op<T, Op>();
+  char const* const who = "cascade::batched_reduce";
+  detail::check_num_segments(num_segments, who);
+  if (segment_size < 0)
+    throw std::invalid_argument(std::string(who) + ": segment_size is " + std::to_string(segment_size) +
+                                "; pass 0 or more");
+  if (num_segments == 0) return;
+  if (segment_size > 0 && num_segments > std::numeric_limits<cuda::std::int64_t>::max() / segment_size)
+    throw std::invalid_argument(std::string(who) + ": segment_size x num_segments overflows 64 bits");
+  detail::current_device();
+  detail::check_device_accessible(d_out, "the output (d_out)");
+  long long const total = segment_size * num_segments;
+  if (total > 0) {
+    detail::check_device_accessible(first, "the input");
+    long long const available = detail::items_to_allocation_end(first);
+    if (available >= 0 && total > available)
+      throw std::invalid_argument(std::string(who) + ": " + std::to_string(num_segments) + " segments of " +
+                                  std::to_string(segment_size) + " items need " + std::to_string(total) +
+                                  " items, beyond the input's " + std::to_string(available) + " (its allocation's end)");
+  }
+  detail::run_segmented(policy, first, detail::fixed_segments{segment_size}, num_segments,
+                        detail::segment_stats{total, segment_size}, d_out, init, op);
+}
+
+template <class Policy, class It, class OutIt, class T>
+  requires is_segmented_call_policy_v<Policy>
+void batched_reduce(Policy const& policy, It first, cuda::std::int64_t segment_size, cuda::std::int64_t num_segments,
+                    OutIt d_out, T init) {
+  batched_reduce(policy, first, segment_size, num_segments, d_out, init, plus{});
+}
+
+}  // namespace cascade

@@ -1,0 +1,338 @@
+// segmented_reduce and batched_reduce: every segment owner of the registry (segment/all.cuh) and the
+// segmented default, against a host fold (exact: integer sums, float minimum, a non-commutative 2x2
+// matrix product mod 2^32, a struct op) and against cub::DeviceSegmentedReduce, over segment lengths
+// all 0, all 1, 2^k - 1, 2^k, 2^k + 1, uniform random, power-law, and one huge segment among many
+// tiny ones; offsets as device arrays, host arrays (pinned and pageable), counting and transform
+// iterators; more than 2^31 items in one segment through a counting iterator; and the argument errors.
+#include <doctest/doctest.h>
+
+#include <cascade/cascade.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/host_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support/noncommutative_ops.cuh"
+#include "support/seed.hpp"
+
+namespace {
+
+using namespace cascade_test;
+using owners = cascade::segment::all;
+
+struct stats {
+  long long count;
+  long long sum;
+  int max;
+  bool operator==(stats const&) const = default;
+};
+struct stats_op {
+  __host__ __device__ stats operator()(stats const& a, stats const& b) const {
+    return {a.count + b.count, a.sum + b.sum, a.max > b.max ? a.max : b.max};
+  }
+};
+struct to_stats {
+  __host__ __device__ stats operator()(int x) const { return {1, x, x}; }
+};
+
+// Segment lengths of the cases the issue names.
+std::vector<std::vector<long long>> length_cases(std::mt19937_64& rng) {
+  std::vector<std::vector<long long>> cases;
+  cases.push_back(std::vector<long long>(1000, 0));
+  cases.push_back(std::vector<long long>(3001, 1));
+  for (int k : {2, 5, 8, 11})
+    for (long long d : {-1, 0, 1}) cases.push_back(std::vector<long long>(4096 >> (k / 2), (1ll << k) + d));
+  std::vector<long long> uniform(2000);
+  for (auto& l : uniform) l = static_cast<long long>(rng() % 300);
+  cases.push_back(uniform);
+  std::vector<long long> power(3000);  // Pareto-like: mostly short, a few long
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (auto& l : power) l = std::min<long long>(static_cast<long long>(4.0 / std::pow(1.0 - u(rng), 1.2)), 1 << 16);
+  cases.push_back(power);
+  std::vector<long long> huge(500, 2);
+  huge[137] = (1 << 20) + 3;
+  huge[3] = 0;
+  cases.push_back(huge);
+  return cases;
+}
+
+std::vector<long long> offsets_of(std::vector<long long> const& lengths) {
+  std::vector<long long> off(lengths.size() + 1, 0);
+  for (std::size_t i = 0; i < lengths.size(); ++i) off[i + 1] = off[i] + lengths[i];
+  return off;
+}
+
+template <class T, class X, class Op>
+std::vector<T> host_fold(std::vector<X> const& in, std::vector<long long> const& off, T init, Op op) {
+  std::vector<T> out(off.size() - 1);
+  for (std::size_t s = 0; s + 1 < off.size(); ++s) {
+    T acc = init;
+    for (long long i = off[s]; i < off[s + 1]; ++i) acc = op(acc, static_cast<T>(in[i]));
+    out[s] = acc;
+  }
+  return out;
+}
+
+template <class Policy, class T, class X, class Op>
+void check_offsets(Policy policy, std::vector<X> const& h_in, std::vector<long long> const& off, T init, Op op,
+                   std::string const& what) {
+  thrust::device_vector<X> in(h_in.begin(), h_in.end());
+  thrust::device_vector<long long> d_off(off.begin(), off.end());
+  long long const n = static_cast<long long>(off.size()) - 1;
+  thrust::device_vector<T> out(n > 0 ? n : 1);
+  long long const* o = thrust::raw_pointer_cast(d_off.data());
+  cascade::segmented_reduce(policy, thrust::raw_pointer_cast(in.data()), o, o + 1, n,
+                            thrust::raw_pointer_cast(out.data()), init, op);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  std::vector<T> const want = host_fold(h_in, off, init, op);
+  thrust::host_vector<T> const got(out.begin(), out.begin() + n);
+  for (long long s = 0; s < n; ++s) {
+    INFO(what, ": segment ", s, " of ", n, " (", off[s], "..", off[s + 1], ")");
+    REQUIRE(got[s] == want[s]);
+  }
+}
+
+template <class F>
+void for_each_owner(F f) {
+  cascade::detail::for_each_type(owners{}, [&](auto owner) {
+    using o = decltype(owner);
+    f(cascade::segmented_policy<o, 256, 4>{}, std::string(o::name) + " <256, 4>");
+    f(cascade::segmented_policy<o, 64, 1, cascade::tree::interleaved>{}, std::string(o::name) + " <64, 1, interleaved>");
+  });
+  f(cascade::default_policy{}, std::string("default_policy"));
+}
+
+}  // namespace
+
+TEST_CASE("segmented_reduce: every owner against a host fold, over every length case") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5E6);
+  for (auto const& lengths : length_cases(rng)) {
+    auto const off = offsets_of(lengths);
+    long long const items = off.back();
+    std::vector<int> ints(items);
+    std::vector<float> floats(items);
+    std::vector<mat2> mats(items);
+    for (long long i = 0; i < items; ++i) {
+      ints[i] = static_cast<int>(rng() % 2001) - 1000;
+      floats[i] = std::ldexp(static_cast<float>(rng() % 100000) - 50000.0f, static_cast<int>(rng() % 40) - 20);
+      mats[i] = mat2::random_invertible(rng);
+    }
+    std::string const shape = std::to_string(lengths.size()) + " segments, " + std::to_string(items) + " items";
+    for_each_owner([&](auto policy, std::string const& name) {
+      check_offsets(policy, ints, off, 7ll, cascade::plus{}, name + ", int plus into long long, " + shape);
+      check_offsets(policy, floats, off, INFINITY, cascade::minimum{}, name + ", float minimum, " + shape);
+      check_offsets(policy, mats, off, mat2{3, 1, 4, 1}, cascade::non_commutative(mat2_product{}),
+                    name + ", mat2 product (non-commutative), " + shape);
+    });
+  }
+}
+
+TEST_CASE("segmented_reduce: a struct op, through a transform iterator over the input") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5E7);
+  std::vector<long long> lengths(700);
+  for (auto& l : lengths) l = static_cast<long long>(rng() % 2000);
+  auto const off = offsets_of(lengths);
+  std::vector<int> h(off.back());
+  for (auto& x : h) x = static_cast<int>(rng() % 1000000);
+  thrust::device_vector<int> in(h.begin(), h.end());
+  thrust::device_vector<long long> d_off(off.begin(), off.end());
+  long long const* o = thrust::raw_pointer_cast(d_off.data());
+  std::vector<stats> want(lengths.size());
+  for (std::size_t s = 0; s < lengths.size(); ++s) {
+    stats acc{0, 0, -1};
+    for (long long i = off[s]; i < off[s + 1]; ++i) acc = stats_op{}(acc, to_stats{}(h[i]));
+    want[s] = acc;
+  }
+  auto first = thrust::make_transform_iterator(thrust::raw_pointer_cast(in.data()), to_stats{});
+  for_each_owner([&](auto policy, std::string const& name) {
+    thrust::device_vector<stats> out(lengths.size());
+    cascade::segmented_reduce(policy, first, o, o + 1, static_cast<long long>(lengths.size()),
+                              thrust::raw_pointer_cast(out.data()), stats{0, 0, -1}, stats_op{});
+    thrust::host_vector<stats> const got(out);
+    for (std::size_t s = 0; s < lengths.size(); ++s) {
+      INFO(name, ": segment ", s);
+      REQUIRE(got[s] == want[s]);
+    }
+  });
+}
+
+TEST_CASE("batched_reduce: every owner, fixed sizes around powers of two, against a host fold") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5E8);
+  for (long long size : {0ll, 1ll, 3ll, 4ll, 5ll, 16ll, 31ll, 64ll, 255ll, 256ll, 1025ll, 16384ll + 1}) {
+    long long const segments = std::max<long long>(3, 200000 / std::max<long long>(size, 1) / 4);
+    std::vector<int> h(size * segments);
+    for (auto& x : h) x = static_cast<int>(rng() % 2001) - 1000;
+    thrust::device_vector<int> in(h.begin(), h.end());
+    std::vector<long long> off(segments + 1);
+    for (long long s = 0; s <= segments; ++s) off[s] = s * size;
+    auto const want = host_fold(h, off, -5ll, cascade::plus{});
+    for_each_owner([&](auto policy, std::string const& name) {
+      thrust::device_vector<long long> out(segments, 123);
+      cascade::batched_reduce(policy, thrust::raw_pointer_cast(in.data()), size, segments,
+                              thrust::raw_pointer_cast(out.data()), -5ll, cascade::plus{});
+      thrust::host_vector<long long> const got(out);
+      for (long long s = 0; s < segments; ++s) {
+        INFO(name, ": ", segments, " segments of ", size, ", segment ", s);
+        REQUIRE(got[s] == want[s]);
+      }
+    });
+  }
+}
+
+TEST_CASE("segmented_reduce: against cub::DeviceSegmentedReduce (plus of ints, minimum of floats)") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5E9);
+  std::vector<long long> lengths(5000);
+  for (auto& l : lengths) l = static_cast<long long>(rng() % 700);
+  auto const off = offsets_of(lengths);
+  long long const n = static_cast<long long>(lengths.size());
+  std::vector<int> h(off.back());
+  std::vector<float> hf(off.back());
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    h[i] = static_cast<int>(rng() % 100000) - 50000;
+    hf[i] = static_cast<float>(h[i]) * 0.37f;
+  }
+  thrust::device_vector<int> in(h.begin(), h.end());
+  thrust::device_vector<float> inf(hf.begin(), hf.end());
+  thrust::device_vector<long long> d_off(off.begin(), off.end());
+  long long const* o = thrust::raw_pointer_cast(d_off.data());
+  thrust::device_vector<int> cub_sum(n), ours(n);
+  thrust::device_vector<float> cub_min(n), ours_min(n);
+  std::size_t bytes = 0;
+  REQUIRE(cub::DeviceSegmentedReduce::Sum(nullptr, bytes, thrust::raw_pointer_cast(in.data()),
+                                          thrust::raw_pointer_cast(cub_sum.data()), n, o, o + 1) == cudaSuccess);
+  thrust::device_vector<char> temp(bytes + 1);
+  REQUIRE(cub::DeviceSegmentedReduce::Sum(thrust::raw_pointer_cast(temp.data()), bytes, thrust::raw_pointer_cast(in.data()),
+                                          thrust::raw_pointer_cast(cub_sum.data()), n, o, o + 1) == cudaSuccess);
+  bytes = 0;
+  REQUIRE(cub::DeviceSegmentedReduce::Min(nullptr, bytes, thrust::raw_pointer_cast(inf.data()),
+                                          thrust::raw_pointer_cast(cub_min.data()), n, o, o + 1) == cudaSuccess);
+  temp.resize(bytes + 1);
+  REQUIRE(cub::DeviceSegmentedReduce::Min(thrust::raw_pointer_cast(temp.data()), bytes, thrust::raw_pointer_cast(inf.data()),
+                                          thrust::raw_pointer_cast(cub_min.data()), n, o, o + 1) == cudaSuccess);
+  thrust::host_vector<int> const want(cub_sum);
+  thrust::host_vector<float> const want_min(cub_min);
+  for_each_owner([&](auto policy, std::string const& name) {
+    cascade::segmented_reduce(policy, thrust::raw_pointer_cast(in.data()), o, o + 1, n,
+                              thrust::raw_pointer_cast(ours.data()), 0, cascade::plus{});
+    cascade::segmented_reduce(policy, thrust::raw_pointer_cast(inf.data()), o, o + 1, n,
+                              thrust::raw_pointer_cast(ours_min.data()), INFINITY, cascade::minimum{});
+    thrust::host_vector<int> const got(ours);
+    thrust::host_vector<float> const got_min(ours_min);
+    for (long long s = 0; s < n; ++s) {
+      INFO(name, ": segment ", s, " (", lengths[s], " items)");
+      REQUIRE(got[s] == want[s]);
+      REQUIRE(got_min[s] == want_min[s]);  // CUB's Min of an empty segment: +inf, as init here
+    }
+  });
+}
+
+TEST_CASE("segmented_reduce: offsets from counting and transform iterators, and from host memory") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5EA);
+  long long const size = 37, segments = 3000;
+  std::vector<int> h(size * segments);
+  for (auto& x : h) x = static_cast<int>(rng() % 1000);
+  thrust::device_vector<int> in(h.begin(), h.end());
+  std::vector<long long> off(segments + 1);
+  for (long long s = 0; s <= segments; ++s) off[s] = s * size;
+  auto const want = host_fold(h, off, 0ll, cascade::plus{});
+  int const* d = thrust::raw_pointer_cast(in.data());
+  auto check = [&](thrust::device_vector<long long> const& out, std::string const& what) {
+    thrust::host_vector<long long> const got(out);
+    for (long long s = 0; s < segments; ++s) {
+      INFO(what, ": segment ", s);
+      REQUIRE(got[s] == want[s]);
+    }
+  };
+  auto starts = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0),
+                                                [] __host__ __device__(long long s) { return s * 37; });
+  for_each_owner([&](auto policy, std::string const& name) {
+    thrust::device_vector<long long> out(segments);
+    cascade::segmented_reduce(policy, d, starts, starts + 1, segments, thrust::raw_pointer_cast(out.data()), 0ll,
+                              cascade::plus{});
+    check(out, name + ", transform iterator offsets");
+  });
+  // Pinned and pageable host offsets (read and checked on the host; pageable ones copied).
+  long long* pinned = nullptr;
+  REQUIRE(cudaMallocHost(&pinned, sizeof(long long) * (segments + 1)) == cudaSuccess);
+  std::copy(off.begin(), off.end(), pinned);
+  thrust::device_vector<long long> out(segments);
+  cascade::segmented_reduce(cascade::default_policy{}, d, pinned, pinned + 1, segments,
+                            thrust::raw_pointer_cast(out.data()), 0ll, cascade::plus{});
+  check(out, "pinned host offsets");
+  thrust::fill(out.begin(), out.end(), 0);
+  cascade::segmented_reduce(cascade::segmented_policy<cascade::segment::warp<8>>{}, d, off.data(), off.data() + 1,
+                            segments, thrust::raw_pointer_cast(out.data()), 0ll, cascade::plus{});
+  check(out, "pageable host offsets");
+  // Segments of one size through a counting iterator on both sides: [s, s + 1) of a 1-item stride.
+  thrust::counting_iterator<int> cnt(0);
+  cascade::segmented_reduce(cascade::segmented_policy<cascade::segment::thread>{}, d, cnt, cnt + 1, segments,
+                            thrust::raw_pointer_cast(out.data()), 0ll, cascade::plus{});
+  thrust::host_vector<long long> const got(out);
+  for (long long s = 0; s < segments; ++s) REQUIRE(got[s] == h[s]);
+  REQUIRE(cudaFreeHost(pinned) == cudaSuccess);
+}
+
+TEST_CASE("segmented_reduce: a segment of more than 2^31 items, and 64-bit offsets beyond 2^32") {
+  // first[i] = i (a counting iterator): the sum of [b, e) is (e - 1 + b)(e - b) / 2, exact in 64 bits.
+  long long const b = 5, e = (1ll << 31) + 1000;
+  long long const b2 = (1ll << 32) + 7, e2 = (1ll << 32) + 7 + 300000;
+  thrust::device_vector<long long> d_begin(std::vector<long long>{b, b2, 3, 9});
+  thrust::device_vector<long long> d_end(std::vector<long long>{e, e2, 3, 10});
+  auto first = thrust::counting_iterator<long long>(0);
+  auto sum = [](long long lo, long long hi) { return (hi - 1 + lo) * (hi - lo) / 2; };
+  std::vector<long long> const want = {sum(b, e), sum(b2, e2), 11, 11 + 9};
+  auto run = [&](auto policy, std::string const& name) {
+    thrust::device_vector<long long> out(4);
+    cascade::segmented_reduce(policy, first, thrust::raw_pointer_cast(d_begin.data()),
+                              thrust::raw_pointer_cast(d_end.data()), 4, thrust::raw_pointer_cast(out.data()), 11ll,
+                              cascade::plus{});
+    thrust::host_vector<long long> const got(out);
+    for (int s = 0; s < 4; ++s) {
+      INFO(name, ": segment ", s);
+      REQUIRE(got[s] == want[s]);
+    }
+  };
+  run(cascade::segmented_policy<cascade::segment::block, 1024, 8>{}, "segment::block <1024, 8>");
+  run(cascade::segmented_policy<cascade::segment::blocks, 256, 8>{}, "segment::blocks <256, 8>");
+  run(cascade::default_policy{}, "default_policy");
+}
+
+TEST_CASE("segmented_reduce and batched_reduce: bad arguments are std::invalid_argument and launch nothing") {
+  thrust::device_vector<int> in(100, 1);
+  thrust::device_vector<int> out(4, -1);
+  int const* d = thrust::raw_pointer_cast(in.data());
+  int* o = thrust::raw_pointer_cast(out.data());
+  std::vector<long long> begins = {0, 10, 50, 20}, ends = {10, 50, 40, 30};  // segment 2: begin > end
+  CHECK_THROWS_AS(cascade::segmented_reduce(cascade::default_policy{}, d, begins.data(), ends.data(), 4, o, 0),
+                  std::invalid_argument);
+  std::vector<long long> beyond = {10, 50, 101, 30};  // segment 2 ends past the 100 items
+  std::vector<long long> starts = {0, 10, 50, 20};
+  CHECK_THROWS_AS(cascade::segmented_reduce(cascade::default_policy{}, d, starts.data(), beyond.data(), 4, o, 0),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(cascade::segmented_reduce(cascade::default_policy{}, d, starts.data(), ends.data(), -1, o, 0),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(cascade::batched_reduce(cascade::default_policy{}, d, 26, 4, o, 0), std::invalid_argument);
+  CHECK_THROWS_AS(cascade::batched_reduce(cascade::default_policy{}, d, -1, 4, o, 0), std::invalid_argument);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  thrust::host_vector<int> const untouched(out);
+  for (int v : untouched) CHECK(v == -1);
+  // Zero segments write nothing; 25 x 4 fits exactly.
+  cascade::batched_reduce(cascade::default_policy{}, d, 25, 0, o, 0);
+  cascade::batched_reduce(cascade::default_policy{}, d, 25, 4, o, 0);
+  thrust::host_vector<int> const sums(out);
+  for (int v : sums) CHECK(v == 25);
+}
