@@ -217,6 +217,20 @@ void run() {
            "exact");
   }
   {
+    // [segmented]
+    // Rows of a 3 x 4 matrix (batched_reduce: segments of one size, no offsets), and ranges given by offsets.
+    thrust::device_vector<int> m(12, 1);
+    thrust::device_vector<long long> row_sums(3), sums(3);
+    cascade::batched_reduce(cascade::default_policy{}, m.data(), 4, 3, row_sums.data(), 0ll, cascade::plus{});
+    thrust::device_vector<int> offsets(std::vector<int>{0, 2, 2, 12});  // segment 1 is empty: it gets init
+    int const* o = thrust::raw_pointer_cast(offsets.data());
+    using by_warps = cascade::segmented_policy<cascade::segment::warp<8>, 256, 4>;  // 8 lanes a segment
+    cascade::segmented_reduce(by_warps{}, m.data(), o, o + 1, 3, sums.data(), 100ll, cascade::plus{});
+    cudaDeviceSynchronize();  // ordered on the policy's stream; the host does not wait
+    // [/segmented]
+    expect(row_sums[0] == 4 && row_sums[2] == 4 && sums[0] == 102 && sums[1] == 100 && sums[2] == 110, "segmented");
+  }
+  {
     // [cccl_ops]
     thrust::device_vector<int> v(4);
     v[0] = 12; v[1] = -10; v[2] = 6; v[3] = 7;

@@ -32,8 +32,7 @@ inline constexpr bool is_segmented_call_policy_v = is_segmented_policy_v<P> || s
 
 namespace detail {
 
-// The segmented default: the owner for segments of `mean` items (measured on an H200,
-// bench/results/segmented-*; docs/segmented.md).
+// The segmented default: the owner for segments of `mean` items (measured on an H200; docs/segmented.md).
 template <class T, class It, class Segments, class OutIt, class Op>
 void run_default_segments(It first, Segments segments, long long num_segments, segment_stats stats, OutIt d_out,
                           T init, Op op, cudaStream_t stream) {
@@ -41,10 +40,12 @@ void run_default_segments(It first, Segments segments, long long num_segments, s
   auto run = [&](auto policy) {
     run_segments<decltype(policy)>(first, segments, num_segments, stats.longest, d_out, init, op, stream);
   };
+  // Fastest at 1, 4 (thread), 16 (warp<4>), 64, 256 (warp<8>), 1K (warp<16>), 16K and 1M items (blocks,
+  // which is block where there are segments enough to fill the GPU): bench/results/segmented-2026-11-25.
   if (mean < 8) run(segmented_policy<segment::thread, 256, 4>{});
   else if (mean < 32) run(segmented_policy<segment::warp<4>, 256, 4>{});
-  else if (mean < 128) run(segmented_policy<segment::warp<16>, 256, 4>{});
-  else if (mean < 2048) run(segmented_policy<segment::warp<32>, 256, 4>{});
+  else if (mean < 512) run(segmented_policy<segment::warp<8>, 256, 4>{});
+  else if (mean < 4096) run(segmented_policy<segment::warp<16>, 256, 4>{});
   else run(segmented_policy<segment::blocks, 256, 8>{});
 }
 

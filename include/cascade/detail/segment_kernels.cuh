@@ -11,6 +11,7 @@
 
 #include "../non_commutative.cuh"
 #include "../tree/tag.cuh"
+#include "arguments.cuh"
 #include "kernels.cuh"
 #include "segments.cuh"
 #include "shuffle.cuh"
@@ -29,7 +30,7 @@ __device__ __forceinline__ void fold_item(T& acc, bool& has, X const& x, Op op) 
 // Folds items [i, end) of one run, CoarseFactor loads in flight at a time, Stride apart.
 template <int CoarseFactor, int Stride, class T, class It, class Op>
 __device__ __forceinline__ void fold_run_strided(T& acc, bool& has, It first, long long i, long long end, Op op) {
-  using X = cuda::std::remove_cvref_t<decltype(first[0])>;
+  using X = input_value_t<It>;  // (a device_ptr reads as device_reference: hold the value)
   for (; end - i >= static_cast<long long>(CoarseFactor) * Stride; i += static_cast<long long>(CoarseFactor) * Stride) {
     X items[CoarseFactor];
 #pragma unroll
