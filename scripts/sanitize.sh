@@ -43,6 +43,7 @@ sanitize_one() {
     non_commutative_*|algorithms_test|presets_test|reduce_*_test) args=(-tce="*beyond 2^32*") ;;
     finish_*) args=(-tce="*beyond 2^32*,*20 runs*,*streams*"); cap=2100 ;;  # still several blocks a policy
     single_pass_test) args=(-tce="*8 host threads*") ;;
+    segmented_test) args=(-tce="*more than 2^31*"); cap=5000 ;;  # one thread a segment: the longest serially
     tree_*) cap=9000 ;;  # still partial tiles of every tile size, and several passes
     fuzz_*) cap=140000; env=(CASCADE_FUZZ_CASES=60) ;;
     concurrency_test) env=(CASCADE_TEST_REPLAYS=20) ;;
