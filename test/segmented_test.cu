@@ -121,6 +121,8 @@ void for_each_owner(F f) {
 
 }  // namespace
 
+TEST_SUITE("gpu") {
+
 TEST_CASE("segmented_reduce: every owner against a host fold, over every length case") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x5E6);
@@ -345,3 +347,5 @@ TEST_CASE("segmented_reduce and batched_reduce: bad arguments are std::invalid_a
   thrust::host_vector<int> const sums(out);
   for (int v : sums) CHECK(v == 25);
 }
+
+}  // TEST_SUITE
