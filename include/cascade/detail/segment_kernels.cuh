@@ -12,6 +12,7 @@
 #include "../non_commutative.cuh"
 #include "../tree/tag.cuh"
 #include "arguments.cuh"
+#include "device.cuh"
 #include "kernels.cuh"
 #include "segments.cuh"
 #include "shuffle.cuh"

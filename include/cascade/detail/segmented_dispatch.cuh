@@ -9,18 +9,17 @@
 
 #include <cuda/std/type_traits>
 
-#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include "../error.cuh"
-#include "../non_commutative.cuh"
 #include "../segment/tag.cuh"
 #include "../tree/tag.cuh"
 #include "allocation.cuh"
 #include "device.cuh"
+#include "kernels.cuh"
 #include "known_op.cuh"
 #include "memory_check.cuh"
 #include "scratch.cuh"
@@ -138,9 +137,8 @@ template <class Policy, class T, class It, class Segments, class OutIt, class Op
 void run_segments(It first, Segments segments, long long num_segments, long long longest, OutIt d_out, T init,
                   Op op, cudaStream_t stream) {
   check_segmented_tree<Policy, Op>();
-  using resolved = cuda::std::remove_cvref_t<Policy>;
-  segment_owner<typename resolved::owner_type>::template run<resolved>(first, segments, num_segments, longest, d_out,
-                                                                      init, op, stream);
+  segment_owner<typename Policy::owner_type>::template run<Policy>(first, segments, num_segments, longest, d_out, init,
+                                                                  op, stream);
 }
 
 }  // namespace cascade::detail

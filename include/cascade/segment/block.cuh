@@ -12,7 +12,6 @@ namespace cascade::segment {
 
 struct block : tag {
   static constexpr char const* name = "segment::block";
-  static constexpr int width = 0;  // the policy's block size
 };
 
 }  // namespace cascade::segment

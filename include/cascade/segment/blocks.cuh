@@ -16,7 +16,6 @@ namespace cascade::segment {
 
 struct blocks : tag {
   static constexpr char const* name = "segment::blocks";
-  static constexpr int width = -1;  // several blocks
 };
 
 }  // namespace cascade::segment

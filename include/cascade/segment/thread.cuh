@@ -12,7 +12,6 @@ namespace cascade::segment {
 
 struct thread : tag {
   static constexpr char const* name = "segment::thread";
-  static constexpr int width = 1;  // threads a segment
 };
 
 }  // namespace cascade::segment

@@ -22,7 +22,6 @@ struct warp : tag {
                                       : Width == 8  ? "segment::warp<8>"
                                       : Width == 4  ? "segment::warp<4>"
                                                     : "segment::warp<2>";
-  static constexpr int width = Width;
 };
 
 }  // namespace cascade::segment
