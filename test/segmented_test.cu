@@ -20,6 +20,8 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "support/noncommutative_ops.cuh"
@@ -295,6 +297,51 @@ TEST_CASE("segmented_reduce: offsets from counting and transform iterators, and 
   thrust::host_vector<long long> const got(out);
   for (long long s = 0; s < segments; ++s) REQUIRE(got[s] == h[s]);
   REQUIRE(cudaFreeHost(pinned) == cudaSuccess);
+}
+
+TEST_CASE("segment::binned: more long segments than part slots, segments out of order and overlapping") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5EB);
+  // <32, 1>: parts of 256 items, so 7300 segments of 2049..2303 items ask for 9 slots each, more than
+  // the 65536 there are: the last to ask are folded whole. Among them, every bin's lengths, and the
+  // segments read from shuffled, overlapping places of the input.
+  long long const n = 7300 + 3000;
+  std::vector<long long> begins(n), ends(n);
+  long long const items = 1 << 24;
+  std::vector<std::pair<long long, long long>> segs(n);
+  for (long long s = 0; s < n; ++s) {
+    long long const len = s < 7300 ? 2049 + static_cast<long long>(rng() % 255)
+                          : rng() % 3 == 0 ? static_cast<long long>(rng() % 9)
+                                           : static_cast<long long>(rng() % 4000);
+    long long const b = static_cast<long long>(rng() % static_cast<unsigned long long>(items - len));
+    segs[s] = s % 97 == 5 ? std::pair{b + len, b} : std::pair{b, b + len};  // begin > end: empty on the device
+  }
+  std::shuffle(segs.begin(), segs.end(), rng);
+  for (long long s = 0; s < n; ++s) std::tie(begins[s], ends[s]) = segs[s];
+  std::vector<int> h(items);
+  for (auto& x : h) x = static_cast<int>(rng() % 2001) - 1000;
+  thrust::device_vector<int> in(h.begin(), h.end());
+  thrust::device_vector<long long> d_begins(begins.begin(), begins.end()), d_ends(ends.begin(), ends.end());
+  std::vector<long long> want(n);
+  for (long long s = 0; s < n; ++s) {
+    long long acc = -3;
+    for (long long i = begins[s]; i < ends[s]; ++i) acc += h[i];
+    want[s] = acc;
+  }
+  auto check = [&](auto policy, std::string const& what) {
+    thrust::device_vector<long long> out(n, 0);
+    cascade::segmented_reduce(policy, thrust::raw_pointer_cast(in.data()), thrust::raw_pointer_cast(d_begins.data()),
+                              thrust::raw_pointer_cast(d_ends.data()), n, thrust::raw_pointer_cast(out.data()), -3ll,
+                              cascade::plus{});
+    thrust::host_vector<long long> const got(out);
+    for (long long s = 0; s < n; ++s) {
+      INFO(what, ": segment ", s, " (", begins[s], "..", ends[s], ")");
+      REQUIRE(got[s] == want[s]);
+    }
+  };
+  check(cascade::segmented_policy<cascade::segment::binned, 32, 1>{}, "segment::binned <32, 1>");
+  check(cascade::segmented_policy<cascade::segment::binned, 256, 8>{}, "segment::binned <256, 8>");
+  check(cascade::default_policy{}, "default_policy (device offsets: binned)");
 }
 
 TEST_CASE("segmented_reduce: a segment of more than 2^31 items, and 64-bit offsets beyond 2^32") {

@@ -8,7 +8,8 @@
 // transform iterator needs no array). Ordered on the policy's stream; the host does not wait, but for
 // offsets in host memory, which are read on the host first (docs/segmented.md). policy: a
 // cascade::segmented_policy<Owner, BlockSize, CoarseFactor, Tree>, or cascade::default_policy, which picks
-// the owner by the segments' mean length.
+// the owner by the segments' lengths where the host knows them, else sorts them by length on the device
+// (segment::binned).
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -32,17 +33,20 @@ inline constexpr bool is_segmented_call_policy_v = is_segmented_policy_v<P> || s
 
 namespace detail {
 
-// The segmented default: the owner for segments of `mean` items (measured on an H200; docs/segmented.md).
+// The segmented default. Lengths the host knows (batched_reduce, host-side offsets) and about equal:
+// the owner fastest at their mean on an H200 (bench/results/segmented-2026-11-25: 1, 4 thread; 16
+// warp<4>; 64, 256 warp<8>; 1K warp<16>; 16K, 1M blocks, which is block where there are segments
+// enough to fill the GPU). Otherwise (offsets only the device reads, or skewed lengths):
+// segment::binned, which sorts segments by length on the device and makes the host wait for nothing.
 template <class T, class It, class Segments, class OutIt, class Op>
 void run_default_segments(It first, Segments segments, long long num_segments, segment_stats stats, OutIt d_out,
                           T init, Op op, cudaStream_t stream) {
-  long long const mean = stats.items < 0 ? 0 : stats.items / num_segments;
   auto run = [&](auto policy) {
     run_segments<decltype(policy)>(first, segments, num_segments, stats.longest, d_out, init, op, stream);
   };
-  // Fastest at 1, 4 (thread), 16 (warp<4>), 64, 256 (warp<8>), 1K (warp<16>), 16K and 1M items (blocks,
-  // which is block where there are segments enough to fill the GPU): bench/results/segmented-2026-11-25.
-  if (mean < 8) run(segmented_policy<segment::thread, 256, 4>{});
+  long long const mean = stats.items < 0 ? -1 : stats.items / num_segments;
+  if (mean < 0 || stats.longest > 2 * mean + 8) run(segmented_policy<segment::binned, 256, 8>{});
+  else if (mean < 8) run(segmented_policy<segment::thread, 256, 4>{});
   else if (mean < 32) run(segmented_policy<segment::warp<4>, 256, 4>{});
   else if (mean < 512) run(segmented_policy<segment::warp<8>, 256, 4>{});
   else if (mean < 4096) run(segmented_policy<segment::warp<16>, 256, 4>{});
@@ -58,7 +62,6 @@ template <class Policy, class It, class Segments, class OutIt, class T, class Op
 void run_segmented(Policy const& policy, It first, Segments segments, long long num_segments, segment_stats stats,
                    OutIt d_out, T init, Op op) {
   if constexpr (std::is_same_v<Policy, default_policy>) {
-    if (stats.items < 0) stats = device_span(segments, num_segments, policy.stream());
     run_default_segments(first, segments, num_segments, stats, d_out, init, op, policy.stream());
   } else {
     run_segments<Policy>(first, segments, num_segments, stats.longest, d_out, init, op, policy.stream());

@@ -19,7 +19,6 @@
 #include "../tree/tag.cuh"
 #include "allocation.cuh"
 #include "device.cuh"
-#include "kernels.cuh"
 #include "known_op.cuh"
 #include "memory_check.cuh"
 #include "scratch.cuh"
@@ -27,8 +26,8 @@
 
 namespace cascade::detail {
 
-// What the host knows of a call's segments: every length when the offsets are host-readable (mean and
-// longest exact), else the span from the first begin to the last end (mean only; longest -1).
+// What the host knows of a call's segments: every length when the offsets are host-readable, else
+// nothing (-1).
 struct segment_stats {
   long long items = -1;    // total items over the segments; -1: unknown
   long long longest = -1;  // -1: unknown
@@ -111,26 +110,6 @@ struct device_copy {
     ptr = buffer->template as<Offset>();
   }
 };
-
-template <class Segments>
-__global__ void segment_span_kernel(Segments segments, long long num_segments, long long* out) {
-  out[0] = segments(0).begin;
-  out[1] = segments(num_segments - 1).end;
-}
-
-// The span from the first segment's begin to the last one's end, read back (one small kernel and a
-// wait): what the segmented default knows of device-side offsets.
-template <class Segments>
-segment_stats device_span(Segments segments, long long num_segments, cudaStream_t stream) {
-  scratch_buffer buffer(2 * sizeof(long long), stream, "cascade::segmented_reduce (span)");
-  launch(&segment_span_kernel<Segments>, 1, 1, stream, "segment_span_kernel<<<...>>> (launch)", segments,
-         num_segments, buffer.as<long long>());
-  long long span[2] = {0, 0};
-  check_cuda(cudaMemcpyAsync(span, buffer.as<long long>(), sizeof(span), cudaMemcpyDeviceToHost, stream),
-             "cudaMemcpyAsync (segment span)");
-  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (segment span)");
-  return {span[1] > span[0] ? span[1] - span[0] : 0, -1};
-}
 
 // Runs Policy's owner over the segments.
 template <class Policy, class T, class It, class Segments, class OutIt, class Op>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../detail/type_list.cuh"
+#include "binned.cuh"
 #include "block.cuh"
 #include "blocks.cuh"
 #include "tag.cuh"
@@ -20,7 +21,8 @@ using all = detail::type_list<
     warp<16>,
     warp<32>,
     block,
-    blocks
+    blocks,
+    binned
     // registry:end
     >;
 
