@@ -14,7 +14,8 @@ import os, re, sys
 
 root = os.path.join(sys.argv[1], 'cascade')
 entry_points = {'reduce.cuh', 'default_policy.cuh', 'tuned_policy.cuh', 'arg_reduce.cuh', 'transform_reduce.cuh', 'prepare.cuh',
-                'cross_check.cuh', 'presets.cuh', 'cascade.cuh', 'segmented_reduce.cuh'}
+                'cross_check.cuh', 'presets.cuh', 'cascade.cuh', 'segmented_reduce.cuh', 'segmented_arg_reduce.cuh',
+                'segmented_transform_reduce.cuh'}
 
 
 def forbidden(header, target):

@@ -344,6 +344,89 @@ TEST_CASE("segment::binned: more long segments than part slots, segments out of 
   check(cascade::default_policy{}, "default_policy (device offsets: binned)");
 }
 
+struct square_of {
+  __host__ __device__ long long operator()(int x) const { return static_cast<long long>(x) * x; }
+};
+
+TEST_CASE("segmented_transform_reduce and segmented_argmin/argmax: every owner, against a host fold and CUB") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5EC);
+  std::vector<long long> lengths(4000);
+  for (auto& l : lengths) {
+    auto const r = rng() % 100;
+    l = r < 5 ? 0 : r < 60 ? static_cast<long long>(rng() % 9) : r < 95 ? static_cast<long long>(rng() % 300)
+                                                                          : static_cast<long long>(rng() % 40000);
+  }
+  auto const off = offsets_of(lengths);
+  long long const n = static_cast<long long>(lengths.size());
+  std::vector<int> h(std::max(1ll, off.back()));
+  std::vector<float> hf(h.size());
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    h[i] = static_cast<int>(rng() % 2001) - 1000;
+    hf[i] = static_cast<float>(rng() % 50);  // many ties: the first occurrence must win
+  }
+  thrust::device_vector<int> in(h.begin(), h.end());
+  thrust::device_vector<float> inf(hf.begin(), hf.end());
+  thrust::device_vector<long long> d_off(off.begin(), off.end());
+  long long const* o = thrust::raw_pointer_cast(d_off.data());
+  std::vector<long long> want_sq(n);
+  std::vector<cascade::indexed<float>> want_min(n), want_max(n);
+  for (long long s = 0; s < n; ++s) {
+    long long acc = 5;
+    cascade::indexed<float> lo{-1, INFINITY}, hi{-1, -INFINITY};
+    for (long long i = off[s]; i < off[s + 1]; ++i) {
+      acc += static_cast<long long>(h[i]) * h[i];
+      if (hf[i] < lo.value) lo = {i - off[s], hf[i]};
+      if (hf[i] > hi.value) hi = {i - off[s], hf[i]};
+    }
+    want_sq[s] = acc;
+    want_min[s] = lo;
+    want_max[s] = hi;
+  }
+  // CUB's ArgMin/ArgMax agree on every non-empty segment.
+  using kv = cub::KeyValuePair<int, float>;
+  thrust::device_vector<kv> cub_min(n), cub_max(n);
+  std::size_t bytes = 0;
+  REQUIRE(cub::DeviceSegmentedReduce::ArgMin(nullptr, bytes, thrust::raw_pointer_cast(inf.data()),
+                                             thrust::raw_pointer_cast(cub_min.data()), n, o, o + 1) == cudaSuccess);
+  thrust::device_vector<char> temp(bytes + 1);
+  REQUIRE(cub::DeviceSegmentedReduce::ArgMin(thrust::raw_pointer_cast(temp.data()), bytes,
+                                             thrust::raw_pointer_cast(inf.data()), thrust::raw_pointer_cast(cub_min.data()),
+                                             n, o, o + 1) == cudaSuccess);
+  bytes = 0;
+  REQUIRE(cub::DeviceSegmentedReduce::ArgMax(nullptr, bytes, thrust::raw_pointer_cast(inf.data()),
+                                             thrust::raw_pointer_cast(cub_max.data()), n, o, o + 1) == cudaSuccess);
+  temp.resize(bytes + 1);
+  REQUIRE(cub::DeviceSegmentedReduce::ArgMax(thrust::raw_pointer_cast(temp.data()), bytes,
+                                             thrust::raw_pointer_cast(inf.data()), thrust::raw_pointer_cast(cub_max.data()),
+                                             n, o, o + 1) == cudaSuccess);
+  thrust::host_vector<kv> const h_cub_min(cub_min), h_cub_max(cub_max);
+  for (long long s = 0; s < n; ++s) {
+    if (lengths[s] == 0) continue;
+    INFO("CUB, segment ", s);
+    REQUIRE(h_cub_min[s].key == want_min[s].index);
+    REQUIRE(h_cub_max[s].key == want_max[s].index);
+  }
+  for_each_owner([&](auto policy, std::string const& name) {
+    thrust::device_vector<long long> sq(n);
+    thrust::device_vector<cascade::indexed<float>> lo(n), hi(n);
+    cascade::segmented_transform_reduce(policy, thrust::raw_pointer_cast(in.data()), o, o + 1, n,
+                                        thrust::raw_pointer_cast(sq.data()), 5ll, cascade::plus{}, square_of{});
+    cascade::segmented_argmin(policy, thrust::raw_pointer_cast(inf.data()), o, o + 1, n,
+                              thrust::raw_pointer_cast(lo.data()));
+    cascade::segmented_argmax(policy, thrust::raw_pointer_cast(inf.data()), o, o + 1, n,
+                              thrust::raw_pointer_cast(hi.data()));
+    thrust::host_vector<long long> const got_sq(sq);
+    thrust::host_vector<cascade::indexed<float>> const got_lo(lo), got_hi(hi);
+    for (long long s = 0; s < n; ++s) {
+      INFO(name, ": segment ", s, " (", lengths[s], " items)");
+      REQUIRE(got_sq[s] == want_sq[s]);
+      REQUIRE(got_lo[s] == want_min[s]);
+      REQUIRE(got_hi[s] == want_max[s]);
+    }
+  });
+}
+
 TEST_CASE("segmented_reduce: a segment of more than 2^31 items, and 64-bit offsets beyond 2^32") {
   // first[i] = i (a counting iterator): the sum of [b, e) is (e - 1 + b)(e - b) / 2, exact in 64 bits.
   long long const b = 5, e = (1ll << 31) + 1000;

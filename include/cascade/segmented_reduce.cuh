@@ -70,35 +70,48 @@ void run_segmented(Policy const& policy, It first, Segments segments, long long 
 
 }  // namespace detail
 
+namespace detail {
+
+// segmented_reduce's work, for it and the calls built on it: `first` is what the checks see (the
+// caller's input), `read` what the kernels read (first, or a view of it), and wrap(d_out, segments) the
+// output the results go to (d_out, or a view of it that needs the segments).
+template <class Policy, class It, class ReadIt, class BeginIt, class EndIt, class OutIt, class Wrap, class T, class Op>
+void segmented_call(Policy const& policy, It first, ReadIt read, BeginIt begin_offsets, EndIt end_offsets,
+                    cuda::std::int64_t num_segments, OutIt d_out, Wrap wrap, T init, Op op, char const* who) {
+  check_segmented_op<T, Op>();
+  check_num_segments(num_segments, who);
+  if (num_segments == 0) return;
+  cudaStream_t const stream = policy.stream();
+  current_device();  // a clear cuda_error when there is no device
+  check_device_accessible(d_out, "the output (d_out)");
+  check_device_accessible(first, "the input");
+  auto const at_begin = where_offsets_are(begin_offsets, stream);
+  auto const at_end = where_offsets_are(end_offsets, stream);
+  segment_stats stats;
+  if (at_begin != offsets_at::device && at_end != offsets_at::device)
+    stats = check_host_offsets(begin_offsets, end_offsets, num_segments, items_to_allocation_end(first));
+  using begin_t = device_offsets_t<BeginIt>;
+  using end_t = device_offsets_t<EndIt>;
+  begin_t begins = begin_offsets;
+  end_t ends = end_offsets;
+  std::optional<device_copy<std::remove_cv_t<std::remove_pointer_t<begin_t>>>> begin_copy;
+  std::optional<device_copy<std::remove_cv_t<std::remove_pointer_t<end_t>>>> end_copy;
+  if constexpr (std::is_pointer_v<BeginIt>)
+    if (at_begin == offsets_at::host_only) begins = begin_copy.emplace(begin_offsets, num_segments, stream).ptr;
+  if constexpr (std::is_pointer_v<EndIt>)
+    if (at_end == offsets_at::host_only) ends = end_copy.emplace(end_offsets, num_segments, stream).ptr;
+  offset_segments<begin_t, end_t> const segments{begins, ends};
+  run_segmented(policy, read, segments, num_segments, stats, wrap(d_out, segments), init, op);
+}
+
+}  // namespace detail
+
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op>
   requires is_segmented_call_policy_v<Policy>
 void segmented_reduce(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
                       cuda::std::int64_t num_segments, OutIt d_out, T init, Op op) {
-  detail::check_segmented_op<T, Op>();
-  char const* const who = "cascade::segmented_reduce";
-  detail::check_num_segments(num_segments, who);
-  if (num_segments == 0) return;
-  cudaStream_t const stream = policy.stream();
-  detail::current_device();  // a clear cuda_error when there is no device
-  detail::check_device_accessible(d_out, "the output (d_out)");
-  detail::check_device_accessible(first, "the input");
-  auto const at_begin = detail::where_offsets_are(begin_offsets, stream);
-  auto const at_end = detail::where_offsets_are(end_offsets, stream);
-  detail::segment_stats stats;
-  if (at_begin != detail::offsets_at::device && at_end != detail::offsets_at::device)
-    stats = detail::check_host_offsets(begin_offsets, end_offsets, num_segments, detail::items_to_allocation_end(first));
-  using begin_t = detail::device_offsets_t<BeginIt>;
-  using end_t = detail::device_offsets_t<EndIt>;
-  begin_t begins = begin_offsets;
-  end_t ends = end_offsets;
-  std::optional<detail::device_copy<std::remove_cv_t<std::remove_pointer_t<begin_t>>>> begin_copy;
-  std::optional<detail::device_copy<std::remove_cv_t<std::remove_pointer_t<end_t>>>> end_copy;
-  if constexpr (std::is_pointer_v<BeginIt>)
-    if (at_begin == detail::offsets_at::host_only) begins = begin_copy.emplace(begin_offsets, num_segments, stream).ptr;
-  if constexpr (std::is_pointer_v<EndIt>)
-    if (at_end == detail::offsets_at::host_only) ends = end_copy.emplace(end_offsets, num_segments, stream).ptr;
-  detail::run_segmented(policy, first, detail::offset_segments<begin_t, end_t>{begins, ends}, num_segments, stats, d_out,
-                        init, op);
+  detail::segmented_call(policy, first, first, begin_offsets, end_offsets, num_segments, d_out,
+                         [](OutIt out, auto const&) { return out; }, init, op, "cascade::segmented_reduce");
 }
 
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T>

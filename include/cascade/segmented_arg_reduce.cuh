@@ -1,0 +1,57 @@
+// cascade/segmented_arg_reduce.cuh: where each segment's smallest (largest) item is.
+//
+//   cascade::segmented_argmin(policy, d, begins, ends, num_segments, d_lo);  // d_lo: cascade::indexed<float>*
+//
+// d_out[s] = {offset within segment s of its first smallest (largest) item, the item}, as
+// cub::DeviceSegmentedReduce::ArgMin / ArgMax give it; an empty segment gives {-1, the identity}
+// (+inf / -inf for floats; CUB gives {1, the type's max / lowest}). Same policies, offsets, errors and
+// default as segmented_reduce; the value type needs an identity for minimum (maximum), as argmin does.
+#pragma once
+
+#include <cuda/std/cstdint>
+
+#include "arg_reduce.cuh"
+#include "detail/input_iterators.cuh"
+#include "detail/segment_views.cuh"
+#include "identity.cuh"
+#include "indexed.cuh"
+#include "ops.cuh"
+#include "segmented_reduce.cuh"
+
+namespace cascade {
+
+namespace detail {
+
+template <class Extremum, class ArgOp, class Policy, class It, class BeginIt, class EndIt, class OutIt>
+void segmented_arg(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                   cuda::std::int64_t num_segments, OutIt d_out, char const* who) {
+  using T = input_value_t<It>;
+  require_identity<Extremum, T>();
+  made_iterator<It, with_index<T>, indexed<T>> const read{first, with_index<T>{}};
+  indexed<T> const init{no_index, identity<Extremum, T>::value()};
+  segmented_call(policy, first, read, begin_offsets, end_offsets, num_segments, d_out,
+                 [](OutIt out, auto const& segments) {
+                   return relative_index_out<OutIt, cuda::std::remove_cvref_t<decltype(segments)>>{out, segments};
+                 },
+                 init, ArgOp{}, who);
+}
+
+}  // namespace detail
+
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_argmin(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                      cuda::std::int64_t num_segments, OutIt d_out) {
+  detail::segmented_arg<minimum, arg_min>(policy, first, begin_offsets, end_offsets, num_segments, d_out,
+                                          "cascade::segmented_argmin");
+}
+
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_argmax(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                      cuda::std::int64_t num_segments, OutIt d_out) {
+  detail::segmented_arg<maximum, arg_max>(policy, first, begin_offsets, end_offsets, num_segments, d_out,
+                                          "cascade::segmented_argmax");
+}
+
+}  // namespace cascade

@@ -1,0 +1,28 @@
+// cascade/segmented_transform_reduce.cuh: each segment's transformed items reduced, in one pass.
+//
+//   cascade::segmented_transform_reduce(policy, d, begins, ends, num_segments, d_sq, 0.0f, cascade::plus{}, square);
+//
+// d_out[s] = init op t(first[begin]) op ... op t(first[end - 1]), as segmented_reduce (same policies,
+// offsets, errors and default) over the items as t makes them, in init's type.
+#pragma once
+
+#include <cuda/std/cstdint>
+
+#include "detail/segment_views.cuh"
+#include "segmented_reduce.cuh"
+
+namespace cascade {
+
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class ReduceOp, class TransformOp>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_transform_reduce(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                                cuda::std::int64_t num_segments, OutIt d_out, T init, ReduceOp reduce_op,
+                                TransformOp transform_op) {
+  using make = detail::apply_transform<T, TransformOp>;
+  detail::made_iterator<It, make, T> const read{first, make{transform_op}};
+  detail::segmented_call(policy, first, read, begin_offsets, end_offsets, num_segments, d_out,
+                         [](OutIt out, auto const&) { return out; }, init, reduce_op,
+                         "cascade::segmented_transform_reduce");
+}
+
+}  // namespace cascade
