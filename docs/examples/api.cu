@@ -231,6 +231,26 @@ void run() {
     expect(row_sums[0] == 4 && row_sums[2] == 4 && sums[0] == 102 && sums[1] == 100 && sums[2] == 110, "segmented");
   }
   {
+    // [segmented_derived]
+    // Per-segment sums of squares, and where each segment's smallest item is (its offset in the segment).
+    thrust::device_vector<float> x(std::vector<float>{3, 1, 2, 5, 4, 0.5f});
+    thrust::device_vector<int> offsets(std::vector<int>{0, 3, 3, 6});  // segment 1 is empty
+    int const* o = thrust::raw_pointer_cast(offsets.data());
+    thrust::device_vector<float> squares(3);
+    thrust::device_vector<cascade::indexed<float>> lowest(3);
+    auto square = [] __host__ __device__(float v) { return v * v; };
+    cascade::segmented_transform_reduce(cascade::default_policy{}, x.data(), o, o + 1, 3, squares.data(), 0.0f,
+                                        cascade::plus{}, square);  // 14, 0, 41.25
+    cascade::segmented_argmin(cascade::default_policy{}, x.data(), o, o + 1, 3, lowest.data());
+    // lowest: {1, 1.0f}, {-1, +inf} (empty), {2, 0.5f}
+    cudaDeviceSynchronize();
+    // [/segmented_derived]
+    cascade::indexed<float> const l0 = lowest[0], l1 = lowest[1], l2 = lowest[2];
+    expect(squares[0] == 14.0f && squares[1] == 0.0f && squares[2] == 41.25f && l0.index == 1 && l0.value == 1.0f &&
+               l1.index == -1 && std::isinf(l1.value) && l2.index == 2 && l2.value == 0.5f,
+           "segmented derived");
+  }
+  {
     // [cccl_ops]
     thrust::device_vector<int> v(4);
     v[0] = 12; v[1] = -10; v[2] = 6; v[3] = 7;
