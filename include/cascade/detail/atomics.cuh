@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cuda/std/cstdint>
-#include <cuda/std/cstring>
 #include <cuda/std/type_traits>
 
 #include "../ops.cuh"
@@ -60,10 +59,10 @@ __device__ void atomic_combine(T* target, T const& value, Op op) {
     do {
       assumed = observed;
       T current;
-      cuda::std::memcpy(&current, &assumed, sizeof(T));
+      __builtin_memcpy(&current, &assumed, sizeof(T));
       T const next = static_cast<T>(op(current, value));
       word desired;
-      cuda::std::memcpy(&desired, &next, sizeof(T));
+      __builtin_memcpy(&desired, &next, sizeof(T));
       observed = atomicCAS(address, assumed, desired);
     } while (observed != assumed);
   }

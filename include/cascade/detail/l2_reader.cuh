@@ -1,8 +1,6 @@
 // cascade/detail/l2_reader.cuh: reading partials that other blocks of the same launch wrote.
 #pragma once
 
-#include <cuda/std/cstring>
-
 namespace cascade::detail {
 
 // Reads T from global memory through L2 only (ld.global.cg), in 4-byte words so any T works: for
@@ -19,14 +17,14 @@ struct l2_reader {
 #pragma unroll
       for (int w = 0; w < words; ++w) buffer[w] = __ldcg(src + w);
       T value;
-      cuda::std::memcpy(&value, buffer, sizeof(T));
+      __builtin_memcpy(&value, buffer, sizeof(T));
       return value;
     } else {
       auto const* src = reinterpret_cast<unsigned char const volatile*>(data + i);
       unsigned char buffer[sizeof(T)];
       for (unsigned b = 0; b < sizeof(T); ++b) buffer[b] = src[b];
       T value;
-      cuda::std::memcpy(&value, buffer, sizeof(T));
+      __builtin_memcpy(&value, buffer, sizeof(T));
       return value;
     }
   }

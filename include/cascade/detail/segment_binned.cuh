@@ -1,9 +1,10 @@
-// cascade/detail/segment_binned.cuh: the kernels of segment::binned, which sorts segments by length on
-// the device, so that the host neither reads the offsets nor waits. A binning pass gives every short
-// segment (1-8 items) to its own thread there and then, and lists the others by length: 9-256 items
-// for 8 lanes, 257-2048 for a warp (both segment_warp_kernel, over a list whose length an earlier
-// kernel wrote), longer ones for blocks, in parts of a few tiles each; the last part of a segment to
-// finish folds its parts in order. The lists' lengths stay on the device: later kernels read them.
+// cascade/detail/segment_binned.cuh: the kernels of segment::binned, which gives each segment the
+// owner its length wants, decided on the device, so that the host neither reads the offsets nor waits.
+// A warp reads 32 neighbouring segments' offsets (coalesced) and, by ballot: folds those of 1-8 items
+// a thread each, and those of 9-32 items 4 lanes each, 8 at a time; lists those of 33-256 items for 8
+// lanes each and 257-2048 for 16 (segment_warp_kernel over each list), and longer ones for blocks, in
+// parts of a few tiles each (the last part of a segment to finish folds its parts in order). A block
+// takes its places in a list with one atomic: one address, hit by every warp, would serialize.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -19,12 +20,13 @@
 
 namespace cascade::detail {
 
-// Where the binning pass sends a segment, by its length.
+// Who folds a segment, by its length.
 struct binned_bins {
-  static constexpr long long thread_max = 8;   // <=: the binning pass's thread, 8 loads in flight
-  static constexpr long long lanes_max = 256;  // <=: `lanes` lanes (list a)
-  static constexpr long long warp_max = 2048;  // <=: a warp (list b); longer: blocks, in parts (list c)
-  static constexpr int lanes = 8;
+  static constexpr long long thread_max = 8;   // <=: its own thread, 8 loads in flight
+  static constexpr long long lanes_max = 32;   // <=: 4 lanes, in the same pass
+  static constexpr long long short_max = 256;  // <=: listed (list 0), 8 lanes
+  static constexpr long long warp_max = 2048;  // <=: listed (list 1), 16 lanes; longer: blocks, in parts
+  static constexpr int lanes = 4;
   static constexpr unsigned max_parts = 1024;  // parts one segment is split into, at most
 };
 
@@ -38,36 +40,29 @@ struct binned_entry {
 
 // One call's scratch. Segment numbers are 32-bit: the owner runs at most 2^28 segments at a time.
 struct binned_lists {
-  unsigned long long* counts;  // [a] list a, [b] list b, [whole] long segments in no part slots, [slots], [entries]
-  unsigned* ab;                // list a from the front, list b from the back (num_segments slots)
+  unsigned long long* counts;  // [slots] part slots taken, [entry_count] entries, [whole_count], [list0], [list1]
+  unsigned* listed[2];         // segments of 33-256 and of 257-2048 items
   unsigned* whole;             // long segments given no part slots (they ran out): a block each
   binned_entry* entries;       // part_capacity
   unsigned* part_entry;        // part_capacity: the entry a part slot belongs to; ~0u: none
   unsigned part_capacity;
   long long part_items;  // items a part folds (a multiple of the tile)
-  enum { a = 0, b = 1, whole_count = 2, slots = 3, entry_count = 4, num_counts = 5 };
+  enum { slots = 0, entry_count = 1, whole_count = 2, list_count = 3, num_counts = 5 };
 };
 
-// Entry i of a list that runs forwards (step 1) or backwards (step -1) from `at`.
-struct id_list {
-  unsigned const* at;
-  long long step;
-  __device__ long long operator()(long long i) const { return at[i * step]; }
-};
-
+// The segments of a list, and their outputs.
 template <class Segments>
 struct listed_segments {
   Segments inner;
-  id_list ids;
-  __device__ segment_bounds operator()(long long i) const { return inner(ids(i)); }
+  unsigned const* ids;
+  __device__ segment_bounds operator()(long long i) const { return inner(ids[i]); }
 };
 
-// d_out + i writes the i-th listed segment's result.
 template <class OutIt>
 struct listed_out {
   OutIt out;
-  id_list ids;
-  __device__ OutIt operator+(long long i) const { return out + ids(i); }
+  unsigned const* ids;
+  __device__ OutIt operator+(long long i) const { return out + ids[i]; }
 };
 
 // Segments [base, base + 2^28) of a call.
@@ -78,25 +73,33 @@ struct window_segments {
   __host__ __device__ segment_bounds operator()(long long s) const { return inner(base + s); }
 };
 
-// The position of this lane's item in a list the warp appends to (lanes with `mine`): one atomic a warp.
-__device__ __forceinline__ unsigned long long warp_append(bool mine, unsigned long long* count) {
-  unsigned const mask = __ballot_sync(full_warp_mask, mine);
-  if (mask == 0) return 0;
+// The warp's long segments (parts > 0 in their lanes) take part slots and entries with one atomic
+// each for the warp; a segment whose parts do not fit in the slots left is listed whole. Slots only
+// grow, so the segments that fit all come before those that do not, and their entries stay below
+// part_capacity.
+__device__ inline void place_long_segments(binned_lists const& lists, long long s, unsigned parts) {
   int const lane = static_cast<int>(threadIdx.x % 32);
-  int const leader = __ffs(mask) - 1;
-  unsigned long long base = 0;
-  if (lane == leader) base = atomicAdd(count, static_cast<unsigned long long>(__popc(mask)));
-  base = __shfl_sync(full_warp_mask, base, leader);
-  return base + static_cast<unsigned>(__popc(mask & ((1u << lane) - 1u)));
-}
-
-// A long segment: part slots for its parts, or, when they have run out, the list of whole ones.
-__device__ inline void place_long_segment(binned_lists const& lists, long long s, long long n) {
-  long long const wanted = (n + lists.part_items - 1) / lists.part_items;
-  unsigned const parts = wanted < binned_bins::max_parts ? static_cast<unsigned>(wanted) : binned_bins::max_parts;
-  unsigned long long const base = atomicAdd(&lists.counts[binned_lists::slots], static_cast<unsigned long long>(parts));
+  unsigned const mask = __ballot_sync(full_warp_mask, parts > 0);
+  if (mask == 0) return;
+  unsigned first_slot = parts;  // inclusive scan of parts over the warp, then exclusive
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    unsigned const x = __shfl_up_sync(full_warp_mask, first_slot, d);
+    if (lane >= d) first_slot += x;
+  }
+  unsigned const total = __shfl_sync(full_warp_mask, first_slot, 31);
+  first_slot -= parts;
+  unsigned long long slot0 = 0, entry0 = 0;
+  if (lane == 0) {
+    slot0 = atomicAdd(&lists.counts[binned_lists::slots], static_cast<unsigned long long>(total));
+    entry0 = atomicAdd(&lists.counts[binned_lists::entry_count], static_cast<unsigned long long>(__popc(mask)));
+  }
+  slot0 = __shfl_sync(full_warp_mask, slot0, 0);
+  entry0 = __shfl_sync(full_warp_mask, entry0, 0);
+  if (parts == 0) return;
+  unsigned long long const base = slot0 + first_slot;
   if (base + parts <= lists.part_capacity) {
-    auto const e = static_cast<unsigned>(atomicAdd(&lists.counts[binned_lists::entry_count], 1ull));
+    auto const e = static_cast<unsigned>(entry0 + static_cast<unsigned>(__popc(mask & ((1u << lane) - 1u))));
     lists.entries[e] = binned_entry{static_cast<unsigned>(s), parts, static_cast<unsigned>(base), 0u};
     for (unsigned k = 0; k < parts; ++k) lists.part_entry[base + k] = e;
   } else {
@@ -105,41 +108,86 @@ __device__ inline void place_long_segment(binned_lists const& lists, long long s
   }
 }
 
-// The binning pass: each warp reads 32 neighbouring segments' offsets (coalesced), folds the short
-// ones, and lists the rest by length.
-template <int BlockSize, class T, class It, class Segments, class OutIt, class Op>
-__global__ void __launch_bounds__(BlockSize)
-    segment_bin_kernel(It first, Segments segments, long long num_segments, OutIt d_out, T init, Op op,
-                       binned_lists lists) {
+// The n-th (from 0) set bit of mask, or -1.
+__device__ __forceinline__ int nth_set_bit(unsigned mask, int n) {
+  for (int k = 0; k < n; ++k) mask &= mask - 1u;
+  return mask ? __ffs(mask) - 1 : -1;
+}
+
+// The warp's segments in `left` (set bits: lanes whose segment it is), Width lanes each, 32 / Width
+// at a time: group g takes the g-th left.
+template <int Width, int CoarseFactor, class T, class It, class OutIt, class Op>
+__device__ __forceinline__ void fold_groups(It first, segment_bounds seg, long long s0, unsigned left, OutIt d_out,
+                                            T init, Op op) {
+  int const lane = static_cast<int>(threadIdx.x % 32);
+  while (left != 0) {
+    int const from = nth_set_bit(left, lane / Width);
+    long long const b = __shfl_sync(full_warp_mask, seg.begin, from < 0 ? 0 : from);
+    long long const e = __shfl_sync(full_warp_mask, seg.end, from < 0 ? 0 : from);
+    T const r = group_fold<Width, CoarseFactor>(first, from < 0 ? segment_bounds{0, 0} : segment_bounds{b, e},
+                                                lane % Width, init, op);
+    if (from >= 0 && lane % Width == 0) store_value(d_out + (s0 + from), r);
+#pragma unroll
+    for (int k = 0; k < 32 / Width; ++k) left &= left - 1u;
+  }
+}
+
+// Everything but the long segments, which it lists: see the top of the file.
+template <int BlockSize, int LaneCoarse, class T, class It, class Segments, class OutIt, class Op>
+__global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
+    segment_binned_kernel(It first, Segments segments, long long num_segments, OutIt d_out, T init, Op op,
+                          binned_lists lists) {
   using X = input_value_t<It>;
-  constexpr int short_max = static_cast<int>(binned_bins::thread_max);
+  using bins = binned_bins;
+  constexpr int thread_max = static_cast<int>(bins::thread_max);
+  __shared__ unsigned long long list_at[2];
   int const lane = static_cast<int>(threadIdx.x % 32);
   long long const stride = static_cast<long long>(gridDim.x) * BlockSize;
-  // The loop is the warp's (its lanes leave together), for the ballots.
-  for (long long s0 = (static_cast<long long>(blockIdx.x) * BlockSize + threadIdx.x) / 32 * 32; s0 < num_segments;
-       s0 += stride) {
+  // The loop is the block's (its threads leave together), for the ballots, shuffles and barriers.
+  for (long long b0 = static_cast<long long>(blockIdx.x) * BlockSize; b0 < num_segments; b0 += stride) {
+    long long const s0 = b0 + threadIdx.x / 32 * 32;
     long long const s = s0 + lane;
     bool const valid = s < num_segments;
     segment_bounds const seg = valid ? segments(s) : segment_bounds{0, 0};
     long long const n = seg.size();
-    if (valid && n <= short_max) {
-      X items[short_max];
+    if (valid && n <= thread_max) {
+      X items[thread_max];
 #pragma unroll
-      for (int k = 0; k < short_max; ++k)
+      for (int k = 0; k < thread_max; ++k)
         if (k < n) items[k] = first[seg.begin + k];
       T acc = init;
 #pragma unroll
-      for (int k = 0; k < short_max; ++k)
+      for (int k = 0; k < thread_max; ++k)
         if (k < n) acc = static_cast<T>(op(acc, static_cast<T>(items[k])));
       store_value(d_out + s, acc);
     }
-    bool const to_a = valid && n > short_max && n <= binned_bins::lanes_max;
-    bool const to_b = valid && n > binned_bins::lanes_max && n <= binned_bins::warp_max;
-    unsigned long long const at_a = warp_append(to_a, &lists.counts[binned_lists::a]);
-    if (to_a) lists.ab[at_a] = static_cast<unsigned>(s);
-    unsigned long long const at_b = warp_append(to_b, &lists.counts[binned_lists::b]);
-    if (to_b) lists.ab[num_segments - 1 - static_cast<long long>(at_b)] = static_cast<unsigned>(s);
-    if (valid && n > binned_bins::warp_max) place_long_segment(lists, s, n);
+    // The lists' places: a warp's count, the block's in shared memory, then one atomic a list.
+    int const list = !valid || n <= bins::lanes_max || n > bins::warp_max ? -1 : n <= bins::short_max ? 0 : 1;
+    unsigned const mine[2] = {__ballot_sync(full_warp_mask, list == 0), __ballot_sync(full_warp_mask, list == 1)};
+    // (The barrier also waits for the last round's reads of list_at; a block with nothing to list skips.)
+    if (__syncthreads_or(list >= 0)) {
+      if (threadIdx.x < 2) list_at[threadIdx.x] = 0;
+      __syncthreads();
+      unsigned long long warp_at[2] = {0, 0};
+#pragma unroll
+      for (int l = 0; l < 2; ++l)
+        if (mine[l] != 0 && lane == 0)
+          warp_at[l] = atomicAdd(&list_at[l], static_cast<unsigned long long>(__popc(mine[l])));
+      __syncthreads();
+      if (threadIdx.x < 2 && list_at[threadIdx.x] != 0)
+        list_at[threadIdx.x] = atomicAdd(&lists.counts[binned_lists::list_count + threadIdx.x], list_at[threadIdx.x]);
+      __syncthreads();
+#pragma unroll
+      for (int l = 0; l < 2; ++l) {
+        unsigned long long const at = __shfl_sync(full_warp_mask, warp_at[l], 0) + list_at[l];
+        if (list == l) lists.listed[l][at + __popc(mine[l] & ((1u << lane) - 1u))] = static_cast<unsigned>(s);
+      }
+    }
+    // 4 lanes a segment, 8 at a time.
+    unsigned const left = __ballot_sync(full_warp_mask, valid && n > thread_max && n <= bins::lanes_max);
+    if (left != 0) fold_groups<bins::lanes, LaneCoarse>(first, seg, s0, left, d_out, init, op);
+    long long const wanted = valid && n > bins::warp_max ? (n + lists.part_items - 1) / lists.part_items : 0;
+    place_long_segments(lists, s, wanted < bins::max_parts ? static_cast<unsigned>(wanted) : bins::max_parts);
   }
 }
 

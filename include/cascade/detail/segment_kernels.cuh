@@ -57,8 +57,36 @@ __global__ void __launch_bounds__(BlockSize)
   }
 }
 
+// init op segment `seg` folded by Width lanes (lane: this lane's place among them), valid in lane 0;
+// every lane of the warp calls it together (the shuffles), those without a segment with an empty one.
+// Commutative ops read striped, others blocked; offsets go up, so each lane folds an ordered window
+// of lanes (detail/warp_reduce.cuh).
+template <int Width, int CoarseFactor, class T, class It, class Op>
+__device__ __forceinline__ T group_fold(It first, segment_bounds seg, int lane, T init, Op op) {
+  long long const n = seg.size();
+  T acc{};
+  bool has = false;
+  int valid;  // lanes [0, valid) hold a value
+  if constexpr (is_commutative_v<Op>) {
+    fold_run_strided<CoarseFactor, Width>(acc, has, first, seg.begin + lane, seg.end, op);
+    valid = n < Width ? static_cast<int>(n) : Width;
+  } else {
+    long long const run = (n + Width - 1) / Width;
+    long long const lo = seg.begin + lane * run;
+    long long const hi = seg.end - lo < run ? seg.end : lo + run;
+    fold_run_strided<CoarseFactor, 1>(acc, has, first, lo, hi, op);
+    valid = run == 0 ? 0 : static_cast<int>((n + run - 1) / run);
+  }
+#pragma unroll
+  for (int offset = 1; offset < Width; offset *= 2) {
+    T const other = shuffle_down(acc, offset);
+    if (lane + offset < valid) acc = static_cast<T>(op(acc, other));
+  }
+  return n > 0 ? static_cast<T>(op(init, acc)) : init;
+}
+
 // A segment count known on the host, or one an earlier kernel of the stream wrote (segment::binned's
-// lists).
+// list).
 __device__ __forceinline__ long long segment_count(long long n) { return n; }
 __device__ __forceinline__ long long segment_count(unsigned long long const* n) { return static_cast<long long>(*n); }
 
@@ -75,27 +103,8 @@ __global__ void __launch_bounds__(BlockSize)
   for (long long s0 = static_cast<long long>(blockIdx.x) * groups; s0 < num_segments; s0 += stride) {
     long long const s = s0 + static_cast<long long>(threadIdx.x) / Width;
     segment_bounds const seg = s < num_segments ? segments(s) : segment_bounds{0, 0};
-    long long const n = seg.size();
-    T acc{};
-    bool has = false;
-    int valid;  // lanes [0, valid) hold a value
-    if constexpr (is_commutative_v<Op>) {
-      fold_run_strided<CoarseFactor, Width>(acc, has, first, seg.begin + lane, seg.end, op);
-      valid = n < Width ? static_cast<int>(n) : Width;
-    } else {
-      long long const run = (n + Width - 1) / Width;
-      long long const lo = seg.begin + lane * run;
-      long long const hi = seg.end - lo < run ? seg.end : lo + run;
-      fold_run_strided<CoarseFactor, 1>(acc, has, first, lo, hi, op);
-      valid = run == 0 ? 0 : static_cast<int>((n + run - 1) / run);
-    }
-    // Offsets go up, so each lane folds an ordered window of lanes (detail/warp_reduce.cuh).
-#pragma unroll
-    for (int offset = 1; offset < Width; offset *= 2) {
-      T const other = shuffle_down(acc, offset);
-      if (lane + offset < valid) acc = static_cast<T>(op(acc, other));
-    }
-    if (lane == 0 && s < num_segments) store_value(d_out + s, n > 0 ? static_cast<T>(op(init, acc)) : init);
+    T const r = group_fold<Width, CoarseFactor>(first, seg, lane, init, op);
+    if (lane == 0 && s < num_segments) store_value(d_out + s, r);
   }
 }
 

@@ -1,8 +1,9 @@
 // cascade/detail/shuffle.cuh: __shfl_down_sync for any trivially copyable T, moved in 4-byte words
 // (the hardware shuffles 32 bits at a time), so 8- and 16-byte user structs work like int.
+// Register moves in cascade's kernels use __builtin_memcpy: CCCL 3.5's cuda::std::memcpy asserts on its
+// pointers in device code when CCCL_ENABLE_ASSERTIONS is on (Meson defines it unless b_ndebug), which
+// puts the values in local memory (3x slower segmented kernels).
 #pragma once
-
-#include <cuda/std/cstring>
 
 namespace cascade::detail {
 
@@ -13,11 +14,11 @@ __device__ T shuffle_down(T const& value, int offset, unsigned mask = full_warp_
   constexpr int words = (sizeof(T) + 3) / 4;
   unsigned in[words] = {};
   unsigned out[words];
-  cuda::std::memcpy(in, &value, sizeof(T));
+  __builtin_memcpy(in, &value, sizeof(T));
 #pragma unroll
   for (int w = 0; w < words; ++w) out[w] = __shfl_down_sync(mask, in[w], offset);
   T result;
-  cuda::std::memcpy(&result, out, sizeof(T));
+  __builtin_memcpy(&result, out, sizeof(T));
   return result;
 }
 

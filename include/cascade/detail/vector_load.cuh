@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cuda/std/cstdint>
-#include <cuda/std/cstring>
 #include <cuda/std/type_traits>
 
 #include "../identity.cuh"
@@ -32,7 +31,7 @@ template <int Width, class V>
 __device__ vector_of<cuda::std::remove_cv_t<V>, Width> load_vector(V* p) {
   uint4 const raw = __ldg(reinterpret_cast<uint4 const*>(p));
   vector_of<cuda::std::remove_cv_t<V>, Width> v;
-  cuda::std::memcpy(&v, &raw, sizeof(raw));
+  __builtin_memcpy(&v, &raw, sizeof(raw));
   return v;
 }
 

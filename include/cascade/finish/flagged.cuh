@@ -21,7 +21,6 @@
 #pragma once
 
 #include <cuda/atomic>
-#include <cuda/std/cstring>
 
 #include <cstddef>
 
@@ -63,7 +62,7 @@ template <class T>
 __device__ void publish(flag_word* words, T const& value) {
   constexpr unsigned count = words_per_partial<T>;
   unsigned pieces[count] = {};
-  cuda::std::memcpy(pieces, &value, sizeof(T));
+  __builtin_memcpy(pieces, &value, sizeof(T));
 #pragma unroll
   for (unsigned w = 0; w < count; ++w) store_flagged(words + w, pieces[w]);
 }
@@ -103,7 +102,7 @@ __device__ T fold_flagged(typename block_reduce<Tree, BlockSize, T>::storage& st
           cuda::atomic_ref<flag_word, cuda::thread_scope_device>(*word).store(0, cuda::memory_order_relaxed);
         }
         T value;
-        cuda::std::memcpy(&value, pieces, sizeof(T));
+        __builtin_memcpy(&value, pieces, sizeof(T));
         fold_one(acc, fresh, value, op);
         fresh = false;
       }

@@ -1,9 +1,9 @@
 // cascade/segment/binned.cuh: each segment goes to the owner its length wants, decided on the device:
-// a binning pass folds segments of 1-8 items with a thread each and lists the rest, 9-256 items for
-// 8 lanes, 257-2048 for a warp, longer ones for blocks in parts of 8 tiles (the policy's block size,
-// coarse factor and tree), so skewed lengths (a power law: millions of tiny segments and a few of a
-// million items) keep the whole GPU busy, and the host neither reads the offsets nor waits. Four
-// kernels and a memset; the segmented default for offsets the host cannot read.
+// a warp reads 32 neighbouring segments and folds those of 1-8 items a thread each and 9-32 items 4
+// lanes each, and lists those of 33-256 items for 8 lanes each, 257-2048 for 16, and longer ones for
+// blocks, in parts of 8 tiles (the policy's block size, coarse factor and tree). Skewed lengths (a power law: millions of tiny segments
+// and a few of a million items) keep the whole GPU busy, and the host neither reads the offsets nor
+// waits. Four kernels and a memset; the segmented default for offsets the host cannot read.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -41,6 +41,20 @@ struct segment_owner<segment::binned> {
     }
   }
 
+  // Width lanes a segment over list l (its length on the device).
+  template <int Width, int Block, class T, class It, class Segments, class OutIt, class Op>
+  static void run_list(It first, Segments segments, long long n, binned_lists const& lists, int l, OutIt d_out, T init,
+                       Op op, long long cap, cudaStream_t stream) {
+    long long const most = (n + Block / Width - 1) / (Block / Width);
+    launch(&segment_warp_kernel<Width, Block, 4, T, It, listed_segments<Segments>, unsigned long long const*,
+                                listed_out<OutIt>, Op>,
+           static_cast<unsigned>(most < cap ? most : cap), Block, stream,
+           "segment_warp_kernel<<<...>>> (segment::binned's lists)", first,
+           listed_segments<Segments>{segments, lists.listed[l]},
+           static_cast<unsigned long long const*>(lists.counts + binned_lists::list_count + l),
+           listed_out<OutIt>{d_out, lists.listed[l]}, init, op);
+  }
+
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
   static void run_window(It first, Segments segments, long long n, long long longest, OutIt d_out, T init, Op op,
                          cudaStream_t stream) {
@@ -48,29 +62,23 @@ struct segment_owner<segment::binned> {
     using bins = binned_bins;
     device_info const& device = current_device();
     long long const resident = static_cast<long long>(device.sm_count) * (device.max_threads_per_sm / block);
-    // Grids of the list kernels: their lists' lengths are on the device, so enough blocks to fill it
-    // twice over (each loops), at most what the longest list could need.
-    auto const list_grid = [&](long long per_block) {
-      long long const wanted = (n + per_block - 1) / per_block;
-      long long const cap = 2 * (resident > 0 ? resident : 1);
-      return static_cast<unsigned>(wanted < cap ? wanted : cap);
-    };
     unsigned const part_capacity = static_cast<unsigned>(
         n * bins::max_parts < static_cast<long long>(max_part_slots) ? n * bins::max_parts : max_part_slots);
 
-    // One scratch: counts, lists a/b, the whole list, entries, part owners, partials.
+    // One scratch: counts, the three lists, entries, part owners, partials.
     auto const up = [](std::size_t x) { return (x + 255) / 256 * 256; };
     std::size_t const counts_bytes = up(sizeof(unsigned long long) * binned_lists::num_counts);
     std::size_t const list_bytes = up(sizeof(unsigned) * static_cast<std::size_t>(n));
     std::size_t const entries_bytes = up(sizeof(binned_entry) * part_capacity);
     std::size_t const owners_bytes = up(sizeof(unsigned) * part_capacity);
     std::size_t const partials_bytes = up(sizeof(T) * part_capacity);
-    scratch_buffer scratch(counts_bytes + 2 * list_bytes + entries_bytes + owners_bytes + partials_bytes, stream,
+    scratch_buffer scratch(counts_bytes + 3 * list_bytes + entries_bytes + owners_bytes + partials_bytes, stream,
                            "cascade::segmented_reduce (segment::binned's lists)");
     char* at = scratch.as<char>();
     binned_lists lists{};
     lists.counts = reinterpret_cast<unsigned long long*>(at);
-    lists.ab = reinterpret_cast<unsigned*>(at += counts_bytes);
+    lists.listed[0] = reinterpret_cast<unsigned*>(at += counts_bytes);
+    lists.listed[1] = reinterpret_cast<unsigned*>(at += list_bytes);
     lists.whole = reinterpret_cast<unsigned*>(at += list_bytes);
     lists.entries = reinterpret_cast<binned_entry*>(at += list_bytes);
     lists.part_entry = reinterpret_cast<unsigned*>(at += entries_bytes);
@@ -80,28 +88,16 @@ struct segment_owner<segment::binned> {
 
     check_cuda(cudaMemsetAsync(lists.counts, 0, sizeof(unsigned long long) * binned_lists::num_counts, stream),
                "cudaMemsetAsync (segment::binned's counts)");
-    launch(&segment_bin_kernel<block, T, It, Segments, OutIt, Op>, segment_grid(n, block, device, block), block,
-           stream, "segment_bin_kernel<<<...>>> (launch)", first, segments, n, d_out, init, op, lists);
-    // Kernels a list that the host knows is empty (longest known) would have are left out.
-    unsigned long long const* counts = lists.counts;
-    if (longest < 0 || longest > bins::thread_max) {
-      id_list const a{lists.ab, 1};
-      launch(&segment_warp_kernel<bins::lanes, block, 4, T, It, listed_segments<Segments>, unsigned long long const*,
-                                  listed_out<OutIt>, Op>,
-             list_grid(block / bins::lanes), block, stream, "segment_warp_kernel<<<...>>> (segment::binned, list a)",
-             first, listed_segments<Segments>{segments, a}, counts + binned_lists::a, listed_out<OutIt>{d_out, a},
-             init, op);
-    }
-    if (longest < 0 || longest > bins::lanes_max) {
-      id_list const b{lists.ab + (n - 1), -1};
-      launch(&segment_warp_kernel<32, block, Policy::coarse_factor, T, It, listed_segments<Segments>,
-                                  unsigned long long const*, listed_out<OutIt>, Op>,
-             list_grid(block / 32), block, stream, "segment_warp_kernel<<<...>>> (segment::binned, list b)", first,
-             listed_segments<Segments>{segments, b}, counts + binned_lists::b, listed_out<OutIt>{d_out, b}, init, op);
-    }
+    launch(&segment_binned_kernel<block, 4, T, It, Segments, OutIt, Op>, segment_grid(n, block, device, block), block,
+           stream, "segment_binned_kernel<<<...>>> (launch)", first, segments, n, d_out, init, op, lists);
+    // The kernels of the lists are left out where the host knows they are empty (longest known).
+    long long const cap = 2 * (resident > 0 ? resident : 1);
+    if (longest < 0 || longest > bins::lanes_max)
+      run_list<8, block>(first, segments, n, lists, 0, d_out, init, op, cap, stream);
+    if (longest < 0 || longest > bins::short_max)
+      run_list<16, block>(first, segments, n, lists, 1, d_out, init, op, cap, stream);
     if (longest < 0 || longest > bins::warp_max) {
       long long const tasks = static_cast<long long>(part_capacity) + n;
-      long long const cap = 2 * (resident > 0 ? resident : 1);
       launch(&segment_binned_parts_kernel<block, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>,
                                           T, It, Segments, OutIt, Op>,
              static_cast<unsigned>(tasks < cap ? tasks : cap), block, stream,
