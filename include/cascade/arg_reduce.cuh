@@ -14,7 +14,6 @@
 #pragma once
 
 #include <cuda/std/cstdint>
-#include <cuda/std/limits>
 
 #include <stdexcept>
 #include <string>
@@ -42,9 +41,6 @@ constexpr void require_identity() {
                 "cascade::argmin/argmax/minmax: the value type needs an identity for minimum (argmin) and maximum "
                 "(argmax) to start from; specialize cascade::identity<cascade::minimum, T> (and maximum) for it");
 }
-
-// Ranks no real position: every item's index is smaller, so an item equal to the identity wins.
-inline constexpr cuda::std::int64_t no_index = cuda::std::numeric_limits<cuda::std::int64_t>::max();
 
 }  // namespace detail
 

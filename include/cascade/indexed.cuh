@@ -12,6 +12,14 @@
 
 namespace cascade {
 
+namespace detail {
+
+// The index init carries: every item's index is smaller, so an item equal to the identity wins, and a
+// result that still has it saw no item.
+inline constexpr cuda::std::int64_t no_index = 0x7fffffffffffffffll;
+
+}  // namespace detail
+
 template <class T>
 struct indexed {
   cuda::std::int64_t index;

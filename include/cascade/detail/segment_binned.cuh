@@ -9,7 +9,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../non_commutative.cuh"
 #include "../tree/tag.cuh"
 #include "arguments.cuh"
 #include "kernels.cuh"

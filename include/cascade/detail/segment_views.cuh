@@ -48,13 +48,12 @@ struct relative_index_out {
   OutIt out;
   Segments segments;
   long long at = 0;
-  static constexpr cuda::std::int64_t no_index = 0x7fffffffffffffffll;  // arg_reduce.cuh's: an empty segment
 
   __host__ __device__ relative_index_out operator+(long long k) const { return {out, segments, at + k}; }
   __host__ __device__ relative_index_out const& operator*() const { return *this; }
   template <class T>
   __device__ relative_index_out const& operator=(indexed<T> const& v) const {
-    store_value(out + at, indexed<T>{v.index == no_index ? -1 : v.index - segments(at).begin, v.value});
+    store_value(out + at, indexed<T>{v.index == detail::no_index ? -1 : v.index - segments(at).begin, v.value});
     return *this;
   }
 };
