@@ -1,10 +1,10 @@
 // cascade/detail/segment_binned.cuh: the kernels of segment::binned, which gives each segment the
 // owner its length wants, decided on the device, so that the host neither reads the offsets nor waits.
-// A warp reads 32 neighbouring segments' offsets (coalesced) and, by ballot: folds those of 1-8 items
-// a thread each, and those of 9-32 items 4 lanes each, 8 at a time; lists those of 33-256 items for 8
-// lanes each and 257-2048 for 16 (segment_warp_kernel over each list), and longer ones for blocks, in
-// parts of a few tiles each (the last part of a segment to finish folds its parts in order). A block
-// takes its places in a list with one atomic: one address, hit by every warp, would serialize.
+// The binning pass: a warp reads 32 neighbouring segments' offsets (coalesced) and, by ballot, folds
+// those of 1-8 items a thread each and those of 9-32 items 4 lanes each, 8 at a time; it lists those
+// of 33-256 items (8 lanes each) and 257-2048 (16 lanes), and longer ones for blocks, in parts of a few
+// tiles each. A block takes its places in a list with one atomic: one address, hit by every warp,
+// would serialize. The tail kernel then folds everything listed, in one grid.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -47,21 +47,6 @@ struct binned_lists {
   unsigned part_capacity;
   long long part_items;  // items a part folds (a multiple of the tile)
   enum { slots = 0, entry_count = 1, whole_count = 2, list_count = 3, num_counts = 5 };
-};
-
-// The segments of a list, and their outputs.
-template <class Segments>
-struct listed_segments {
-  Segments inner;
-  unsigned const* ids;
-  __device__ segment_bounds operator()(long long i) const { return inner(ids[i]); }
-};
-
-template <class OutIt>
-struct listed_out {
-  OutIt out;
-  unsigned const* ids;
-  __device__ OutIt operator+(long long i) const { return out + ids[i]; }
 };
 
 // Segments [base, base + 2^28) of a call.
@@ -107,30 +92,6 @@ __device__ inline void place_long_segments(binned_lists const& lists, long long 
   }
 }
 
-// The n-th (from 0) set bit of mask, or -1.
-__device__ __forceinline__ int nth_set_bit(unsigned mask, int n) {
-  for (int k = 0; k < n; ++k) mask &= mask - 1u;
-  return mask ? __ffs(mask) - 1 : -1;
-}
-
-// The warp's segments in `left` (set bits: lanes whose segment it is), Width lanes each, 32 / Width
-// at a time: group g takes the g-th left.
-template <int Width, int CoarseFactor, class T, class It, class OutIt, class Op>
-__device__ __forceinline__ void fold_groups(It first, segment_bounds seg, long long s0, unsigned left, OutIt d_out,
-                                            T init, Op op) {
-  int const lane = static_cast<int>(threadIdx.x % 32);
-  while (left != 0) {
-    int const from = nth_set_bit(left, lane / Width);
-    long long const b = __shfl_sync(full_warp_mask, seg.begin, from < 0 ? 0 : from);
-    long long const e = __shfl_sync(full_warp_mask, seg.end, from < 0 ? 0 : from);
-    T const r = group_fold<Width, CoarseFactor>(first, from < 0 ? segment_bounds{0, 0} : segment_bounds{b, e},
-                                                lane % Width, init, op);
-    if (from >= 0 && lane % Width == 0) store_value(d_out + (s0 + from), r);
-#pragma unroll
-    for (int k = 0; k < 32 / Width; ++k) left &= left - 1u;
-  }
-}
-
 // Everything but the long segments, which it lists: see the top of the file.
 template <int BlockSize, int LaneCoarse, class T, class It, class Segments, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
@@ -139,70 +100,137 @@ __global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
   using X = input_value_t<It>;
   using bins = binned_bins;
   constexpr int thread_max = static_cast<int>(bins::thread_max);
-  __shared__ unsigned long long list_at[2];
+  constexpr int lanes = bins::lanes;
+  // The lists' places, double-buffered ([round parity][list]) so that a round takes two barriers.
+  __shared__ unsigned long long list_at[2][2];
+  // A warp's segments of 9-32 items, in lane order, for its groups of 4 lanes.
+  __shared__ segment_bounds staged[BlockSize / 32][32];
+  __shared__ unsigned char staged_lane[BlockSize / 32][32];
   int const lane = static_cast<int>(threadIdx.x % 32);
+  int const warp = static_cast<int>(threadIdx.x / 32);
+  unsigned const lanes_below = (1u << lane) - 1u;
+  if (threadIdx.x < 2) list_at[0][threadIdx.x] = 0;
+  __syncthreads();
+  int parity = 0;
   long long const stride = static_cast<long long>(gridDim.x) * BlockSize;
   // The loop is the block's (its threads leave together), for the ballots, shuffles and barriers.
   for (long long b0 = static_cast<long long>(blockIdx.x) * BlockSize; b0 < num_segments; b0 += stride) {
-    long long const s0 = b0 + threadIdx.x / 32 * 32;
+    long long const s0 = b0 + warp * 32;
     long long const s = s0 + lane;
     bool const valid = s < num_segments;
     segment_bounds const seg = valid ? segments(s) : segment_bounds{0, 0};
     long long const n = seg.size();
     if (valid && n <= thread_max) {
-      X items[thread_max];
-#pragma unroll
-      for (int k = 0; k < thread_max; ++k)
-        if (k < n) items[k] = first[seg.begin + k];
       T acc = init;
+      if (n > 0) {
+        X items[thread_max];
+        // One load where the segment has one item; otherwise clamped loads, all in flight (loads under
+        // `k < n` kept their registers on the stack at 32 registers).
+        if (n == 1) {
+          items[0] = first[seg.begin];
+        } else {
 #pragma unroll
-      for (int k = 0; k < thread_max; ++k)
-        if (k < n) acc = static_cast<T>(op(acc, static_cast<T>(items[k])));
+          for (int k = 0; k < thread_max; ++k) items[k] = first[seg.begin + (k < n ? k : n - 1)];
+        }
+#pragma unroll
+        for (int k = 0; k < thread_max; ++k)
+          if (k < n) acc = static_cast<T>(op(acc, static_cast<T>(items[k])));
+      }
       store_value(d_out + s, acc);
     }
     // The lists' places: a warp's count, the block's in shared memory, then one atomic a list.
     int const list = !valid || n <= bins::lanes_max || n > bins::warp_max ? -1 : n <= bins::short_max ? 0 : 1;
     unsigned const mine[2] = {__ballot_sync(full_warp_mask, list == 0), __ballot_sync(full_warp_mask, list == 1)};
-    // (The barrier also waits for the last round's reads of list_at; a block with nothing to list skips.)
-    if (__syncthreads_or(list >= 0)) {
-      if (threadIdx.x < 2) list_at[threadIdx.x] = 0;
-      __syncthreads();
-      unsigned long long warp_at[2] = {0, 0};
+    unsigned long long warp_at[2] = {0, 0};
 #pragma unroll
-      for (int l = 0; l < 2; ++l)
-        if (mine[l] != 0 && lane == 0)
-          warp_at[l] = atomicAdd(&list_at[l], static_cast<unsigned long long>(__popc(mine[l])));
-      __syncthreads();
-      if (threadIdx.x < 2 && list_at[threadIdx.x] != 0)
-        list_at[threadIdx.x] = atomicAdd(&lists.counts[binned_lists::list_count + threadIdx.x], list_at[threadIdx.x]);
+    for (int l = 0; l < 2; ++l)
+      if (mine[l] != 0 && lane == 0)
+        warp_at[l] = atomicAdd(&list_at[parity][l], static_cast<unsigned long long>(__popc(mine[l])));
+    // The first barrier also orders the last listing round's reads of list_at[!parity] before its
+    // zeroing; a round with nothing to list leaves list_at[parity] zero and keeps it.
+    if (__syncthreads_or(list >= 0)) {
+      if (threadIdx.x < 2) {
+        unsigned long long const count = list_at[parity][threadIdx.x];
+        if (count != 0)
+          list_at[parity][threadIdx.x] = atomicAdd(&lists.counts[binned_lists::list_count + threadIdx.x], count);
+      } else if (threadIdx.x < 4) {
+        list_at[parity ^ 1][threadIdx.x - 2] = 0;
+      }
       __syncthreads();
 #pragma unroll
       for (int l = 0; l < 2; ++l) {
-        unsigned long long const at = __shfl_sync(full_warp_mask, warp_at[l], 0) + list_at[l];
-        if (list == l) lists.listed[l][at + __popc(mine[l] & ((1u << lane) - 1u))] = static_cast<unsigned>(s);
+        unsigned long long const at = __shfl_sync(full_warp_mask, warp_at[l], 0) + list_at[parity][l];
+        if (list == l) lists.listed[l][at + __popc(mine[l] & lanes_below)] = static_cast<unsigned>(s);
       }
+      parity ^= 1;
     }
-    // 4 lanes a segment, 8 at a time.
+    // 9-32 items: 4 lanes a segment, 8 at a time, taken in lane order from shared memory.
     unsigned const left = __ballot_sync(full_warp_mask, valid && n > thread_max && n <= bins::lanes_max);
-    if (left != 0) fold_groups<bins::lanes, LaneCoarse>(first, seg, s0, left, d_out, init, op);
+    if (left != 0) {
+      if (left & (1u << lane)) {
+        int const rank = __popc(left & lanes_below);
+        staged[warp][rank] = seg;
+        staged_lane[warp][rank] = static_cast<unsigned char>(lane);
+      }
+      __syncwarp();
+      int const count = __popc(left);
+      for (int r0 = lane / lanes; r0 - lane / lanes < count; r0 += 32 / lanes) {
+        bool const mine_now = r0 < count;
+        T const r = group_fold<lanes, LaneCoarse>(first, mine_now ? staged[warp][r0] : segment_bounds{0, 0},
+                                                  lane % lanes, init, op);
+        if (mine_now && lane % lanes == 0) store_value(d_out + (s0 + staged_lane[warp][r0]), r);
+      }
+      __syncwarp();  // the next round's staging
+    }
     long long const wanted = valid && n > bins::warp_max ? (n + lists.part_items - 1) / lists.part_items : 0;
     place_long_segments(lists, s, wanted < bins::max_parts ? static_cast<unsigned>(wanted) : bins::max_parts);
   }
 }
 
-// The long segments: first every part slot (a block folds its part's tiles; the last part of a
-// segment to finish folds the segment's partials, in order), then the whole ones, a block each.
+// A block's share of a list: Width lanes a segment, BlockSize / Width segments.
+template <int Width, int BlockSize, int CoarseFactor, class T, class It, class Segments, class OutIt, class Op>
+__device__ __forceinline__ void fold_listed(It first, Segments segments, unsigned const* ids, long long count,
+                                            long long chunk, OutIt d_out, T init, Op op) {
+  long long const i = chunk * (BlockSize / Width) + threadIdx.x / Width;
+  unsigned const s = i < count ? ids[i] : 0u;
+  T const r = group_fold<Width, CoarseFactor>(first, i < count ? segments(s) : segment_bounds{0, 0},
+                                              static_cast<int>(threadIdx.x % Width), init, op);
+  if (i < count && threadIdx.x % Width == 0) store_value(d_out + s, r);
+}
+
+// Everything the binning pass listed, in one grid, so that the lists' short tasks fill the SMs the
+// long segments leave idle: first every part slot (a block folds its part's tiles; the last part of a
+// segment to finish folds the segment's partials, in order), then the whole segments, a block each,
+// then list 1 (257-2048 items, 16 lanes each) and list 0 (33-256, 8 lanes), a block's share at a time.
 template <int BlockSize, int CoarseFactor, class Tree, class T, class It, class Segments, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize)
-    segment_binned_parts_kernel(It first, Segments segments, OutIt d_out, T* partials, T init, Op op,
-                                binned_lists lists) {
+    segment_binned_tail_kernel(It first, Segments segments, OutIt d_out, T* partials, T init, Op op,
+                               binned_lists lists) {
   __shared__ typename block_reduce<Tree, BlockSize, T>::storage storage;
   __shared__ bool last;
   constexpr long long tile = static_cast<long long>(BlockSize) * CoarseFactor;
+  constexpr int list_width[2] = {8, 16};
   unsigned long long const taken = lists.counts[binned_lists::slots];
   long long const slots = taken < lists.part_capacity ? static_cast<long long>(taken) : lists.part_capacity;
-  long long const tasks = slots + static_cast<long long>(lists.counts[binned_lists::whole_count]);
-  for (long long t = blockIdx.x; t < tasks; t += gridDim.x) {
+  long long const wholes = static_cast<long long>(lists.counts[binned_lists::whole_count]);
+  long long listed[2], chunks[2];
+#pragma unroll
+  for (int l = 0; l < 2; ++l) {
+    listed[l] = static_cast<long long>(lists.counts[binned_lists::list_count + l]);
+    chunks[l] = (listed[l] + BlockSize / list_width[l] - 1) / (BlockSize / list_width[l]);
+  }
+  long long const tasks = slots + wholes + chunks[1] + chunks[0];
+  auto const run_tail_task = [&](long long t) {
+    if (t >= slots + wholes + chunks[1]) {
+      fold_listed<8, BlockSize, 4>(first, segments, lists.listed[0], listed[0], t - slots - wholes - chunks[1],
+                                   d_out, init, op);
+      return;
+    }
+    if (t >= slots + wholes) {
+      fold_listed<16, BlockSize, 4>(first, segments, lists.listed[1], listed[1], t - slots - wholes, d_out, init,
+                                    op);
+      return;
+    }
     if (t >= slots) {
       long long const s = lists.whole[t - slots];
       segment_bounds const seg = segments(s);
@@ -211,10 +239,10 @@ __global__ void __launch_bounds__(BlockSize)
       });
       if (threadIdx.x == 0) store_value(d_out + s, static_cast<T>(op(init, r)));
       __syncthreads();  // the tree's shared memory is the next task's
-      continue;
+      return;
     }
     unsigned const e = lists.part_entry[t];
-    if (e == ~0u) continue;  // a slot of a segment that found too few
+    if (e == ~0u) return;  // a slot of a segment that found too few
     binned_entry const entry = lists.entries[e];
     segment_bounds const seg = segments(entry.segment);
     auto const part = static_cast<unsigned>(t - entry.base);
@@ -224,7 +252,7 @@ __global__ void __launch_bounds__(BlockSize)
     if (entry.parts == 1) {
       if (threadIdx.x == 0) store_value(d_out + entry.segment, static_cast<T>(op(init, r)));
       __syncthreads();
-      continue;
+      return;
     }
     if (threadIdx.x == 0) {
       partials[t] = r;
@@ -239,7 +267,10 @@ __global__ void __launch_bounds__(BlockSize)
       if (threadIdx.x == 0) store_value(d_out + entry.segment, static_cast<T>(op(init, all)));
     }
     __syncthreads();
-  }
+  };
+  // Tasks in a fixed order, parts first (a queue's atomic per task, on one address, cost more than
+  // the imbalance: 64-item segments make 32K list tasks).
+  for (long long t = blockIdx.x; t < tasks; t += gridDim.x) run_tail_task(t);
 }
 
 }  // namespace cascade::detail

@@ -85,18 +85,11 @@ __device__ __forceinline__ T group_fold(It first, segment_bounds seg, int lane, 
   return n > 0 ? static_cast<T>(op(init, acc)) : init;
 }
 
-// A segment count known on the host, or one an earlier kernel of the stream wrote (segment::binned's
-// list).
-__device__ __forceinline__ long long segment_count(long long n) { return n; }
-__device__ __forceinline__ long long segment_count(unsigned long long const* n) { return static_cast<long long>(*n); }
-
 // Width lanes a segment (Width a power of two, at most 32): the block's groups take consecutive
 // segments; every lane of the block runs the same number of rounds, so the shuffles see whole warps.
-template <int Width, int BlockSize, int CoarseFactor, class T, class It, class Segments, class Count, class OutIt,
-          class Op>
+template <int Width, int BlockSize, int CoarseFactor, class T, class It, class Segments, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize)
-    segment_warp_kernel(It first, Segments segments, Count count, OutIt d_out, T init, Op op) {
-  long long const num_segments = segment_count(count);
+    segment_warp_kernel(It first, Segments segments, long long num_segments, OutIt d_out, T init, Op op) {
   constexpr int groups = BlockSize / Width;
   int const lane = static_cast<int>(threadIdx.x) % Width;
   long long const stride = static_cast<long long>(gridDim.x) * groups;

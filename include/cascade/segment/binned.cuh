@@ -1,9 +1,10 @@
 // cascade/segment/binned.cuh: each segment goes to the owner its length wants, decided on the device:
 // a warp reads 32 neighbouring segments and folds those of 1-8 items a thread each and 9-32 items 4
 // lanes each, and lists those of 33-256 items for 8 lanes each, 257-2048 for 16, and longer ones for
-// blocks, in parts of 8 tiles (the policy's block size, coarse factor and tree). Skewed lengths (a power law: millions of tiny segments
-// and a few of a million items) keep the whole GPU busy, and the host neither reads the offsets nor
-// waits. Four kernels and a memset; the segmented default for offsets the host cannot read.
+// blocks, in parts of 8 tiles (the policy's block size, coarse factor and tree); one more kernel folds
+// all that was listed. Skewed lengths (a power law: millions of tiny segments and a few of a million
+// items) keep the whole GPU busy, and the host neither reads the offsets nor waits. A memset and two
+// kernels; the segmented default for offsets the host cannot read.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -41,20 +42,6 @@ struct segment_owner<segment::binned> {
     }
   }
 
-  // Width lanes a segment over list l (its length on the device).
-  template <int Width, int Block, class T, class It, class Segments, class OutIt, class Op>
-  static void run_list(It first, Segments segments, long long n, binned_lists const& lists, int l, OutIt d_out, T init,
-                       Op op, long long cap, cudaStream_t stream) {
-    long long const most = (n + Block / Width - 1) / (Block / Width);
-    launch(&segment_warp_kernel<Width, Block, 4, T, It, listed_segments<Segments>, unsigned long long const*,
-                                listed_out<OutIt>, Op>,
-           static_cast<unsigned>(most < cap ? most : cap), Block, stream,
-           "segment_warp_kernel<<<...>>> (segment::binned's lists)", first,
-           listed_segments<Segments>{segments, lists.listed[l]},
-           static_cast<unsigned long long const*>(lists.counts + binned_lists::list_count + l),
-           listed_out<OutIt>{d_out, lists.listed[l]}, init, op);
-  }
-
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
   static void run_window(It first, Segments segments, long long n, long long longest, OutIt d_out, T init, Op op,
                          cudaStream_t stream) {
@@ -90,18 +77,14 @@ struct segment_owner<segment::binned> {
                "cudaMemsetAsync (segment::binned's counts)");
     launch(&segment_binned_kernel<block, 4, T, It, Segments, OutIt, Op>, segment_grid(n, block, device, block), block,
            stream, "segment_binned_kernel<<<...>>> (launch)", first, segments, n, d_out, init, op, lists);
-    // The kernels of the lists are left out where the host knows they are empty (longest known).
-    long long const cap = 2 * (resident > 0 ? resident : 1);
-    if (longest < 0 || longest > bins::lanes_max)
-      run_list<8, block>(first, segments, n, lists, 0, d_out, init, op, cap, stream);
-    if (longest < 0 || longest > bins::short_max)
-      run_list<16, block>(first, segments, n, lists, 1, d_out, init, op, cap, stream);
-    if (longest < 0 || longest > bins::warp_max) {
-      long long const tasks = static_cast<long long>(part_capacity) + n;
-      launch(&segment_binned_parts_kernel<block, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>,
-                                          T, It, Segments, OutIt, Op>,
+    // The lists' kernel is left out where the host knows they are empty (longest known).
+    if (longest < 0 || longest > bins::lanes_max) {
+      long long const cap = 2 * (resident > 0 ? resident : 1);
+      long long const tasks = static_cast<long long>(part_capacity) + 2 * n;  // at most
+      launch(&segment_binned_tail_kernel<block, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>,
+                                         T, It, Segments, OutIt, Op>,
              static_cast<unsigned>(tasks < cap ? tasks : cap), block, stream,
-             "segment_binned_parts_kernel<<<...>>> (launch)", first, segments, d_out, partials, init, op, lists);
+             "segment_binned_tail_kernel<<<...>>> (launch)", first, segments, d_out, partials, init, op, lists);
     }
   }
 };

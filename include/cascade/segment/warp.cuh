@@ -35,7 +35,7 @@ struct segment_owner<segment::warp<Width>> {
                   cudaStream_t stream) {
     constexpr int block = Policy::block_size;
     unsigned const grid = segment_grid(num_segments, block / Width, current_device(), block);
-    launch(&segment_warp_kernel<Width, block, Policy::coarse_factor, T, It, Segments, long long, OutIt, Op>, grid, block, stream,
+    launch(&segment_warp_kernel<Width, block, Policy::coarse_factor, T, It, Segments, OutIt, Op>, grid, block, stream,
            "segment_warp_kernel<<<...>>> (launch)", first, segments, num_segments, d_out, init, op);
   }
 };
