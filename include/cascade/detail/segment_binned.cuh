@@ -124,13 +124,13 @@ __global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
       T acc = init;
       if (n > 0) {
         X items[thread_max];
-        // One load where the segment has one item; otherwise clamped loads, all in flight (loads under
-        // `k < n` kept their registers on the stack at 32 registers).
-        if (n == 1) {
-          items[0] = first[seg.begin];
-        } else {
+        // Loads under `k < n`, all in flight; the others copy item 0, so that no register keeps a
+        // value from the last round (which put the items on the stack at 32 registers).
+        items[0] = first[seg.begin];
 #pragma unroll
-          for (int k = 0; k < thread_max; ++k) items[k] = first[seg.begin + (k < n ? k : n - 1)];
+        for (int k = 1; k < thread_max; ++k) {
+          if (k < n) items[k] = first[seg.begin + k];
+          else items[k] = items[0];
         }
 #pragma unroll
         for (int k = 0; k < thread_max; ++k)
