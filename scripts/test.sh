@@ -51,6 +51,15 @@ if [ ${#missing_apt[@]} -gt 0 ] || [ $need_meson = 1 ]; then
   fi
 fi
 
+# NCCL, so that the distributed reduce's tests compile (their GPU cases skip here): the toolkit's,
+# the Python's nvidia-nccl-cu13, or the same wheel fetched into .deps/nccl (scripts/fetch-nccl.sh).
+nvcc_root=$(dirname "$(dirname "$(command -v nvcc)")")
+if [ ! -f "$nvcc_root/include/nccl.h" ] && [ ! -f .deps/nccl/include/nccl.h ] &&
+   ! python3 -c 'import nvidia.nccl' >/dev/null 2>&1; then
+  echo "== fetching NCCL (scripts/fetch-nccl.sh)"
+  bash scripts/fetch-nccl.sh || echo "== NCCL could not be fetched: the distributed reduce's tests are not built"
+fi
+
 jobs=$(nproc 2>/dev/null || echo 2)
 # Without a GPU only the host-side tests run (the GPU ones skip), so nothing is optimized: host code
 # at -O0 (Meson's optimization=g; optimization=0 would mean nvcc -G, which builds no faster than -O3)

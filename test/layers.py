@@ -8,7 +8,8 @@ level or below. Reads the #include "..." lines of include/cascade (no compiler n
   finish/   never tuning/, the tuned policies or the entry points;
   tuning/   never the tuned policies or the entry points;
   reduce.cuh (the entry points for a policy the caller names) never tuning/ or the tuned policies;
-  tuned_policy.cuh (one table) never default_policy.cuh or tuning/gpus.cuh (every table).
+  tuned_policy.cuh (one table) never default_policy.cuh or tuning/gpus.cuh (every table);
+  only distributed/ and distributed.cuh include distributed/ (it needs NCCL, which the rest does not).
 Usage: layers.py <include dir>"""
 import os, re, sys
 
@@ -41,6 +42,8 @@ def forbidden(header, target):
     if folder == 'tuning':
         if top in entry_points:
             return 'tuning sits below the entry points'
+    if target.startswith('distributed/') and not (folder == 'distributed' or header == 'distributed.cuh'):
+        return 'distributed/ needs NCCL: only distributed.cuh includes it'
     if header == 'reduce.cuh' and (target.startswith('tuning/') or target in ('default_policy.cuh', 'tuned_policy.cuh')):
         return 'reduce.cuh serves named policies; the tuned policies sit above it'
     if header == 'tuned_policy.cuh' and target in ('default_policy.cuh', 'tuning/gpus.cuh'):

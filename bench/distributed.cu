@@ -1,0 +1,205 @@
+// cascade-distributed: the distributed reduce (cascade/distributed.cuh) on 1, 2, 4, ... of the visible
+// GPUs, one process driving them all (communicator::init_all, the collectives in one NCCL group), with
+// 2^26 .. 2^32 floats per GPU. For each number of ranks and size, in alternating runs (medians of host
+// wall time from the first enqueue until every GPU's stream is done, the data hot: at these sizes it
+// is far beyond L2, so every run reads it from memory):
+//   local         each GPU's cascade::reduce_into of its shard, no collective: the part that scales;
+//   all_reduce    reduce_into(comms, ...) of float plus: the local reduce + NCCL's all-reduce;
+//   all_gather    the same with collective::all_gather: + all-gather of the partials + the ordered fold;
+//   custom op     a functor NCCL does not know (a monoid of a float sum): automatic takes the all-gather;
+//   collective    NCCL's grouped all-reduce of one float per rank alone, and the all-gather of one.
+// Weak scaling: time per call as ranks grow at fixed items per GPU (efficiency t(1) / t(N)); strong
+// scaling: ranks x items per GPU fixed (rows with the same total). Each result is checked against the
+// total of the local sums, on every rank. NCCL_NVLS_ENABLE=0 is set here, as the GPU machines require.
+//
+//   cascade-distributed [--out FILE] [--commit SHA] [--driver VERSION] [--ranks 1,2,4] [--log2-items 26,28,30,32]
+#include <cascade/distributed.cuh>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "measure/env.cuh"
+#include "measure/fill.cuh"
+
+namespace {
+
+struct custom_sum {  // a functor NCCL has no op for: the all-gather path
+  __host__ __device__ float operator()(float a, float b) const { return a + b; }
+};
+
+using policy = cascade::default_policy;
+
+double wall_us(std::function<void()> const& run, std::vector<cascade::communicator> const& comms) {
+  auto const start = std::chrono::steady_clock::now();
+  run();
+  for (auto const& c : comms) {
+    cascade::detail::scoped_device on(c.device());
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(c.stream()));
+  }
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
+  cascade_bench::options opts;
+  std::vector<std::string> rank_list, size_list;
+  int runs = 21;
+  cascade_bench::cli line("cascade-distributed", "the distributed reduce on 1, 2, 4, ... GPUs of one process");
+  cascade_bench::add_options(line, opts);
+  line.list("--ranks", &rank_list, "numbers of ranks (GPUs) to run, each at most the visible GPUs (default 1, 2, 4, ...)")
+      .list("--log2-items", &size_list, "log2 of the floats per GPU (default 26,28,30,32)")
+      .option("--runs", &runs, "timed runs of each contender (alternating), median reported (default 21)");
+  if (auto const status = line.parse(argc, argv)) return *status;
+  if (!cascade_bench::have_gpu("cascade-distributed")) return 0;
+  int devices = 0;
+  CASCADE_CUDA_CHECK(cudaGetDeviceCount(&devices));
+  std::vector<int> ranks_to_run, log2_sizes;
+  for (auto const& r : rank_list) ranks_to_run.push_back(std::stoi(r));
+  if (ranks_to_run.empty())
+    for (int r = 1; r <= devices; r *= 2) ranks_to_run.push_back(r);
+  for (auto const& s : size_list) log2_sizes.push_back(std::stoi(s));
+  if (log2_sizes.empty()) log2_sizes = {26, 28, 30, 32};
+  int nccl_version = 0;
+  ncclGetVersion(&nccl_version);
+  std::printf("cascade-distributed: %d GPU(s) visible, NCCL %d, %d runs each\n", devices, nccl_version, runs);
+  std::printf("%5s %6s %-12s %12s %10s %12s\n", "ranks", "log2 n", "contender", "us", "GB/s/GPU", "of local");
+
+  std::vector<std::string> rows;
+  bool all_ok = true;
+  for (int nranks : ranks_to_run) {
+    if (nranks > devices) {
+      std::printf("skipping %d ranks: %d GPU(s) visible\n", nranks, devices);
+      continue;
+    }
+    std::vector<int> list(nranks);
+    std::iota(list.begin(), list.end(), 0);
+    std::vector<cascade::communicator> comms = cascade::communicator::init_all(list);
+    for (int lg : log2_sizes) {
+      long long const n = 1ll << lg;
+      std::vector<float*> data(nranks, nullptr), outs(nranks, nullptr);
+      bool fits = true;
+      for (int r = 0; r < nranks && fits; ++r) {
+        cascade::detail::scoped_device on(r);
+        std::size_t free = 0, total = 0;
+        CASCADE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+        fits = n * sizeof(float) + (64 << 20) < free;
+        if (!fits) break;
+        CASCADE_CUDA_CHECK(cudaMalloc(&data[r], n * sizeof(float)));
+        CASCADE_CUDA_CHECK(cudaMalloc(&outs[r], sizeof(float)));
+        cascade_measure::fill(data[r], n, 0xD157ull + r);
+        CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+      }
+      if (!fits) {
+        std::printf("skipping 2^%d floats per GPU: too little memory\n", lg);
+      } else {
+        std::vector<cascade::shard<float const*>> shards;
+        for (int r = 0; r < nranks; ++r) shards.push_back({data[r], data[r] + n});
+        std::vector<float*> slots(nranks);  // NCCL alone: one float per rank (nranks for the gather)
+        for (int r = 0; r < nranks; ++r) {
+          cascade::detail::scoped_device on(r);
+          CASCADE_CUDA_CHECK(cudaMalloc(&slots[r], nranks * sizeof(float)));
+          CASCADE_CUDA_CHECK(cudaMemset(slots[r], 0, nranks * sizeof(float)));
+        }
+        struct contender {
+          std::string name;
+          std::function<void()> run;
+        };
+        std::vector<contender> cs = {
+            {"local",
+             [&] {
+               for (int r = 0; r < nranks; ++r) {
+                 cascade::detail::scoped_device on(r);
+                 cascade::reduce_into(policy{}.on(comms[r].stream()), data[r], data[r] + n, outs[r], 0.0f, cascade::plus{});
+               }
+             }},
+            {"all_reduce", [&] { cascade::reduce_into(comms, policy{}, shards, outs, 0.0f, cascade::plus{}); }},
+            {"all_gather",
+             [&] { cascade::reduce_into(comms, policy{}, shards, outs, 0.0f, cascade::plus{}, cascade::collective::all_gather{}); }},
+            {"custom op", [&] { cascade::reduce_into(comms, policy{}, shards, outs, 0.0f, cascade::monoid(custom_sum{}, 0.0f)); }},
+            {"nccl all_reduce",
+             [&] {
+               cascade::detail::nccl_group group;
+               for (int r = 0; r < nranks; ++r)
+                 cascade::detail::check_nccl(ncclAllReduce(slots[r], slots[r], 1, ncclFloat32, ncclSum, comms[r].get(), comms[r].stream()),
+                                             "ncclAllReduce", comms[r].get());
+               group.end();
+             }},
+            {"nccl all_gather",
+             [&] {
+               cascade::detail::nccl_group group;
+               for (int r = 0; r < nranks; ++r)
+                 cascade::detail::check_nccl(ncclAllGather(slots[r] + r, slots[r], 1, ncclFloat32, comms[r].get(), comms[r].stream()),
+                                             "ncclAllGather", comms[r].get());
+               group.end();
+             }},
+        };
+        // Every contender once, checked: the local sums' total (in double) against each rank's result
+        // (float sums of the same items in other groupings: within 1e-5 relative), the same on every rank.
+        std::vector<bool> agrees(cs.size(), true);
+        double total = 0;
+        for (std::size_t k = 0; k < 4; ++k) {
+          wall_us(cs[k].run, comms);
+          std::vector<float> got(nranks);
+          for (int r = 0; r < nranks; ++r) {
+            cascade::detail::scoped_device on(r);
+            CASCADE_CUDA_CHECK(cudaMemcpy(&got[r], outs[r], sizeof(float), cudaMemcpyDeviceToHost));
+          }
+          if (k == 0) {
+            for (float v : got) total += v;
+            continue;
+          }
+          for (float v : got)
+            if (v != got[0] || !(std::fabs(v - total) <= 1e-5 * std::fabs(total))) agrees[k] = false;
+        }
+        for (auto& c : cs) wall_us(c.run, comms), wall_us(c.run, comms);  // warm-up
+        std::vector<std::vector<double>> times(cs.size());
+        for (int i = 0; i < runs; ++i)
+          for (std::size_t k = 0; k < cs.size(); ++k) times[k].push_back(wall_us(cs[k].run, comms));
+        double const local = median(times[0]);
+        for (std::size_t k = 0; k < cs.size(); ++k) {
+          double const us = median(times[k]);
+          double const gbs = k < 4 ? n * sizeof(float) / us / 1e3 : 0;
+          std::printf("%5d %6d %-16s %10.1f %10.0f %11.3fx%s\n", nranks, lg, cs[k].name.c_str(), us, gbs, us / local,
+                      agrees[k] ? "" : "  DISAGREES");
+          all_ok = all_ok && agrees[k];
+          char row[1024];
+          std::snprintf(row, sizeof row,
+                        "{\"kind\": \"timing\", \"family\": \"distributed\", \"item\": \"float\", \"ranks\": %d, "
+                        "\"items_per_rank\": %lld, \"log2_items_per_rank\": %d, \"name\": \"%s\", \"wall_us\": %.3f, "
+                        "\"local_us\": %.3f, \"gbs_per_rank\": %.1f, \"nccl_version\": %d, \"agrees\": %s}",
+                        nranks, n, lg, cs[k].name.c_str(), us, local, gbs, nccl_version, agrees[k] ? "true" : "false");
+          rows.push_back(row);
+        }
+        for (int r = 0; r < nranks; ++r) {
+          cascade::detail::scoped_device on(r);
+          CASCADE_CUDA_CHECK(cudaFree(slots[r]));
+        }
+      }
+      for (int r = 0; r < nranks; ++r) {
+        cascade::detail::scoped_device on(r);
+        if (data[r]) CASCADE_CUDA_CHECK(cudaFree(data[r]));
+        if (outs[r]) CASCADE_CUDA_CHECK(cudaFree(outs[r]));
+      }
+    }
+  }
+  std::string const method =
+      "host wall time from the first enqueue until every rank's stream is done, one process driving every GPU "
+      "(the collectives in one NCCL group), medians of alternating runs; NCCL_NVLS_ENABLE=0";
+  bool const written = opts.out_path.empty() ||
+                       cascade_bench::write_results(opts.out_path, cascade_bench::read_environment(), opts, method.c_str(), rows);
+  return written && all_ok ? 0 : 1;
+}

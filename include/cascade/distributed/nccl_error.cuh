@@ -1,0 +1,55 @@
+// cascade/distributed/nccl_error.cuh: the exception cascade throws when an NCCL call fails.
+//
+//   try { float s = cascade::reduce(comm, policy{}, d, d + n, 0.0f); }
+//   catch (cascade::nccl_error const& e) { std::cerr << e.what() << " (" << e.code() << ")\n"; }
+//
+// what() names the call, NCCL's error string and, where the communicator has one, NCCL's last error
+// message (ncclGetLastError), which says what went wrong in words (a peer that left, a mismatch).
+#pragma once
+
+#include <nccl.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace cascade {
+
+class nccl_error : public std::runtime_error {
+ public:
+  nccl_error(ncclResult_t code, std::string const& what_arg) : std::runtime_error(what_arg), code_(code) {}
+  ncclResult_t code() const noexcept { return code_; }
+
+ private:
+  ncclResult_t code_;
+};
+
+namespace detail {
+
+// "cascade: <call> failed: <NCCL's string> (<NCCL's last error>)".
+inline std::string nccl_error_text(ncclResult_t code, char const* call, ncclComm_t comm) {
+  std::string text = "cascade: ";
+  text += call;
+  text += " failed: ";
+  text += ncclGetErrorString(code);
+  char const* last = ncclGetLastError(comm);  // comm may be null: the thread's last error
+  if (last != nullptr && last[0] != '\0') {
+    text += " (";
+    text += last;
+    text += ")";
+  }
+  return text;
+}
+
+// A communicator made non-blocking (ncclConfig_t::blocking = 0) answers ncclInProgress until the call
+// has been taken up: wait for that, then check what it became.
+inline void check_nccl(ncclResult_t code, char const* call, ncclComm_t comm = nullptr) {
+  if (code == ncclInProgress && comm != nullptr) {
+    do {
+      if (ncclCommGetAsyncError(comm, &code) != ncclSuccess) break;
+    } while (code == ncclInProgress);
+  }
+  if (code != ncclSuccess) throw nccl_error(code, nccl_error_text(code, call, comm));
+}
+
+}  // namespace detail
+}  // namespace cascade

@@ -1,0 +1,125 @@
+// cascade/distributed/plans.cuh: what each distributed algorithm reduces on a rank, and how the
+// ranks' partials combine (the plans dispatch.cuh runs).
+//
+//   value_plan  reduce and transform_reduce: init op t(x0) op t(x1) ... in rank order (t: the
+//               transform, none for reduce); rank 0 starts from init, the others from the op's
+//               identity, or, for an op without one, from "none" (maybe<T>, partial.cuh).
+//   arg_plan    argmin and argmax: {index, value} pairs whose indices the fold makes global.
+#pragma once
+
+#include <nccl.h>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include "../detail/arguments.cuh"
+#include "../detail/dispatch.cuh"
+#include "../detail/input_iterators.cuh"
+#include "../detail/known_op.cuh"
+#include "../identity.cuh"
+#include "../indexed.cuh"
+#include "collective.cuh"
+#include "nccl_types.cuh"
+#include "partial.cuh"
+
+namespace cascade::detail {
+
+// reduce's items as they are (no transform view, so the local reduce keeps its vector loads and table).
+struct no_transform {};
+
+// x -> second(first(x))
+template <class First, class Second>
+struct then {
+  First first;
+  Second second;
+#pragma nv_exec_check_disable
+  template <class X>
+  __host__ __device__ constexpr auto operator()(X const& x) const {
+    return second(first(x));
+  }
+};
+
+template <class It, class Transform, class T, class Op, class Collective>
+struct value_plan {
+  static_assert(!is_exact_op_v<Op>,
+                "cascade: exact_plus and reproducible_plus are not distributed yet; reduce each shard with them and "
+                "add the ranks' results with exact_plus on one GPU, or use plus");
+  static_assert(collective::is_collective_v<Collective>,
+                "cascade: the last argument must be a tag from cascade::collective, e.g. collective::automatic");
+  static constexpr bool builtin = is_nccl_builtin_v<T, Op>;
+  static_assert(!cuda::std::is_same_v<Collective, collective::all_reduce> || builtin,
+                "cascade: collective::all_reduce needs an accumulator (init's type) and op that NCCL reduces itself: "
+                "plus, multiplies, minimum or maximum over 8-, 32- or 64-bit integers, __half, float, double or "
+                "__nv_bfloat16; use collective::all_gather (any type and op) or collective::automatic");
+  static constexpr bool all_reduce =
+      cuda::std::is_same_v<Collective, collective::all_reduce> ||
+      (cuda::std::is_same_v<Collective, collective::automatic> && builtin);
+  static constexpr bool use_maybe = !all_reduce && !has_identity_v<Op, T>;
+  static constexpr bool transforms = !cuda::std::is_same_v<Transform, no_transform>;
+
+  using partial = cuda::std::conditional_t<use_maybe, maybe<T>, T>;
+  using result_type = T;
+
+  It first;
+  Transform transform;
+  cuda::std::int64_t n;
+  T init;
+  Op op;
+
+  template <class Policy>
+  void local(Policy const& policy, int rank, partial* slot) const {
+    if constexpr (use_maybe) {
+      maybe<T> const seed = rank == 0 ? maybe<T>{init, true} : maybe<T>{T{}, false};
+      if constexpr (transforms) {
+        using view = transform_input<It, then<Transform, to_maybe<T>>, maybe<T>>;
+        dispatch_reduce_into(policy, view{first, {transform, {}}}, n, slot, seed, maybe_op<Op>{op});
+      } else {
+        dispatch_reduce_into(policy, transform_input<It, to_maybe<T>, maybe<T>>{first, {}}, n, slot, seed,
+                             maybe_op<Op>{op});
+      }
+    } else {
+      T const seed = rank == 0 ? init : identity_of<T>(op);
+      if constexpr (transforms)
+        dispatch_reduce_into(policy, transform_input<It, Transform, T>{first, transform}, n, slot, seed, op);
+      else
+        dispatch_reduce_into(policy, first, n, slot, seed, op);
+    }
+  }
+
+  auto fold_op() const {
+    if constexpr (use_maybe) return maybe_op<Op>{op};
+    else return op;
+  }
+  auto result() const {
+    if constexpr (use_maybe) return maybe_value{};
+    else return as_is{};
+  }
+  static constexpr ncclDataType_t nccl_type() { return detail::nccl_type<T>(); }
+  static constexpr ncclRedOp_t nccl_op() { return detail::nccl_op<Op, T>(); }
+};
+
+// ArgOp: arg_min or arg_max; IdentityOp: minimum or maximum (whose identity starts every shard).
+template <class It, class T, class ArgOp, class IdentityOp>
+struct arg_plan {
+  static_assert(has_identity_v<IdentityOp, T>,
+                "cascade::argmin/argmax: the value type needs an identity for minimum (argmin) and maximum "
+                "(argmax) to start from; specialize cascade::identity<cascade::minimum, T> (and maximum) for it");
+  static constexpr bool all_reduce = false;
+  using partial = ranked<T>;
+  using result_type = indexed<T>;
+
+  It first;
+  cuda::std::int64_t n;
+
+  template <class Policy>
+  void local(Policy const& policy, int, partial* slot) const {
+    indexed<T> const init{no_index, identity<IdentityOp, T>::value()};
+    dispatch_reduce_into(policy, indexed_input<It, T>{first}, n, ranked_writer<T>{slot, n}, init, ArgOp{});
+  }
+  ranked_op<ArgOp> fold_op() const { return {}; }
+  ranked_result result() const { return {}; }
+  static constexpr ncclDataType_t nccl_type() { return ncclUint8; }  // never used: all_reduce is false
+  static constexpr ncclRedOp_t nccl_op() { return ncclSum; }
+};
+
+}  // namespace cascade::detail

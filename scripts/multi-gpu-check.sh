@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The distributed reduce on every visible GPU (or --ranks N of them), both ways a program runs on
+# several GPUs: one process driving them all (communicator::init_all; the tests' one-rank forms run one
+# thread per GPU), and one process per GPU (scripts/launch-ranks.sh: init_rank from an id shared through
+# a file). Runs test/distributed_test and the docs' examples each way, then with --bench the scaling
+# bench, whose results go to bench/results/distributed-<gpu>x<N>-<date>.json. On one GPU everything
+# runs as one rank. NVLink multicast stays off (NCCL_NVLS_ENABLE=0), as the GPU machines require.
+#   scripts/multi-gpu-check.sh [--ranks N] [--bench] [--bench-args "..."]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${CASCADE_BUILD_DIR:-build-gpu}
+ranks=; bench=0; bench_args=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --ranks) ranks=$2; shift ;;
+    --ranks=*) ranks=${1#--ranks=} ;;
+    --bench) bench=1 ;;
+    --bench-args) bench_args=$2; shift ;;
+    *) echo "unknown option $1"; exit 2 ;;
+  esac
+  shift
+done
+export NCCL_NVLS_ENABLE=0
+command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
+source scripts/use-deps.sh
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+[ "${gpus:-0}" -ge 1 ] || { echo "no GPU visible"; exit 1; }
+n=${ranks:-$gpus}
+echo "== $gpus GPU(s): $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | xargs)"
+[ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Dnccl=enabled >/dev/null || exit 1
+targets=(test/distributed_test test/docs_distributed_test)
+[ $bench = 1 ] && targets+=(bench/cascade-distributed)
+start=$SECONDS
+ninja -C "$build_dir" -j "$(nproc)" "${targets[@]}" >"$build_dir/multi-gpu-build.log" 2>&1 ||
+  { tail -40 "$build_dir/multi-gpu-build.log"; exit 1; }
+echo "== built ($((SECONDS - start)) s)"
+
+results=()
+run() {  # run NAME COMMAND...: the command's last doctest summary line, and its status
+  local name=$1; shift
+  local log="$build_dir/multi-gpu-$name.log"
+  "$@" >"$log" 2>&1
+  local rc=$?
+  grep -E "test cases:|FAILED|ERROR|replay|rank\(s\)" "$log" | tail -n 12
+  results+=("$name: $([ $rc = 0 ] && echo ok || echo "FAILED ($rc)")")
+  return $rc
+}
+echo "== one process, $n GPU(s)"
+CASCADE_REQUIRE_GPU=1 CASCADE_TEST_RANKS=$n run one-process "$build_dir/test/distributed_test"
+CASCADE_REQUIRE_GPU=1 CASCADE_TEST_RANKS=$n run one-process-docs "$build_dir/test/docs_distributed_test"
+echo "== one process per GPU, $n rank(s)"
+CASCADE_REQUIRE_GPU=1 run per-gpu bash scripts/launch-ranks.sh "$n" "$build_dir/test/distributed_test"
+CASCADE_REQUIRE_GPU=1 run per-gpu-docs bash scripts/launch-ranks.sh "$n" "$build_dir/test/docs_distributed_test"
+if [ $bench = 1 ]; then
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/NVIDIA //; s/ .*//' | tr 'A-Z' 'a-z')
+  out="bench/results/distributed-${gpu}x${n}-$(date -u +%Y-%m-%d).json"
+  driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+  echo "== bench -> $out"
+  ranks_list=$(python3 -c "n=$n; r=1; l=[]
+while r <= n: l.append(str(r)); r *= 2
+print(','.join(l))")
+  "$build_dir/bench/cascade-distributed" --ranks "$ranks_list" --out "$out" --commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    --driver "$driver" $bench_args | tee "$build_dir/multi-gpu-bench.log"
+  results+=("bench: $([ ${PIPESTATUS[0]} = 0 ] && echo ok || echo FAILED)")
+fi
+echo "== summary"
+for r in "${results[@]}"; do echo "$r"; done
+[[ "${results[*]}" != *FAILED* ]]

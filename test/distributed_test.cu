@@ -1,0 +1,593 @@
+// The distributed reduce (cascade/distributed.cuh) against a host fold and a one-GPU cascade::reduce of
+// the concatenated shards: every op family (integer and float plus, multiplies, minimum, maximum, bit
+// ops, a custom op with no identity, non-commutative 2x2 matrix products and string hashes), both
+// collectives and automatic, the forms for one rank per call and for every rank in one call, root
+// forms, argmin / argmax with global positions, transform_reduce, shards of unequal size, empty
+// shards, all shards empty, and more than 2^32 items in all through counting iterators.
+//
+// How many ranks: one process drives every visible GPU (init_all; CASCADE_TEST_RANKS caps them; one
+// thread per rank for the one-rank forms), or, under scripts/launch-ranks.sh, one process per GPU
+// (CASCADE_NCCL_ID_FILE, CASCADE_RANK, CASCADE_NRANKS; every process must run the same cases with
+// the same CASCADE_TEST_SEED, which the launcher sets). On one GPU: one rank, the whole path.
+// The 'cpu' cases check the pieces that need no GPU: the fold's ops, the NCCL type and op table,
+// and NCCL's error text.
+#include <doctest/doctest.h>
+
+#include <cascade/distributed.cuh>
+#include <cascade/tree/all.cuh>
+#include <cascade/finish/all.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "support/noncommutative_ops.cuh"
+#include "support/seed.hpp"
+
+namespace {
+
+using namespace cascade_test;
+namespace coll = cascade::collective;
+using fixed_policy = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::recursive>;
+
+// ---- the ranks this process drives -------------------------------------------------------------------
+
+struct world {
+  std::vector<cascade::communicator> comms;  // every rank (one process), or this process's own rank
+  int nranks = 0;
+  bool one_process = true;
+  int rank_of(std::size_t local) const { return comms[local].rank(); }
+};
+
+int env_int(char const* name, int otherwise) {
+  char const* v = std::getenv(name);
+  return v != nullptr ? std::atoi(v) : otherwise;
+}
+
+world& the_world() {
+  static world w = [] {
+    world made;
+    int devices = 0;
+    CASCADE_CUDA_CHECK(cudaGetDeviceCount(&devices));
+    if (char const* id_file = std::getenv("CASCADE_NCCL_ID_FILE")) {
+      int const rank = env_int("CASCADE_RANK", 0);
+      int const nranks = env_int("CASCADE_NRANKS", 1);
+      int const device = env_int("CASCADE_DEVICE", rank % devices);
+      made.comms.push_back(
+          cascade::communicator::init_rank(device, nranks, cascade::share_unique_id(id_file, rank), rank));
+      made.nranks = nranks;
+      made.one_process = false;
+    } else {
+      std::vector<int> list(std::min(devices, std::max(1, env_int("CASCADE_TEST_RANKS", devices))));
+      std::iota(list.begin(), list.end(), 0);
+      made.comms = cascade::communicator::init_all(list);
+      made.nranks = static_cast<int>(list.size());
+    }
+    std::printf("[cascade] distributed test: %d rank(s), %s\n", made.nranks,
+                made.one_process ? "one process driving them all" : "one process per rank");
+    return made;
+  }();
+  return w;
+}
+
+// f(local index, communicator) on every rank this process drives: at once, one thread each (one
+// process driving several GPUs must not make one rank's collective wait for another's call).
+void on_each_rank(std::function<void(std::size_t, cascade::communicator const&)> const& f) {
+  world& w = the_world();
+  if (w.comms.size() == 1) return f(0, w.comms[0]);
+  std::vector<std::exception_ptr> errors(w.comms.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < w.comms.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        CASCADE_CUDA_CHECK(cudaSetDevice(w.comms[i].device()));
+        f(i, w.comms[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// ---- data: the concatenation of the ranks' shards ------------------------------------------------------
+
+enum class split { equal, unequal, first_empty, last_empty, all_empty, one_large };
+char const* name_of(split s) {
+  switch (s) {
+    case split::equal: return "equal";
+    case split::unequal: return "unequal";
+    case split::first_empty: return "first empty";
+    case split::last_empty: return "last empty";
+    case split::all_empty: return "all empty";
+    case split::one_large: return "one large";
+  }
+  return "?";
+}
+constexpr split all_splits[] = {split::equal, split::unequal, split::first_empty, split::last_empty, split::all_empty,
+                                split::one_large};
+
+std::vector<std::int64_t> shard_sizes(split s, int nranks, std::int64_t per_rank, std::mt19937_64& rng) {
+  std::vector<std::int64_t> sizes(nranks, per_rank);
+  switch (s) {
+    case split::equal: break;
+    case split::unequal:
+      for (auto& n : sizes) n = static_cast<std::int64_t>(rng() % (2 * per_rank + 2));
+      break;
+    case split::first_empty: sizes.front() = 0; break;
+    case split::last_empty: sizes.back() = 0; break;
+    case split::all_empty: std::fill(sizes.begin(), sizes.end(), 0); break;
+    case split::one_large:
+      std::fill(sizes.begin(), sizes.end(), 3);
+      sizes[rng() % nranks] = 4 * per_rank + 1;
+      break;
+  }
+  return sizes;
+}
+
+template <class T>
+struct dataset {
+  std::vector<std::int64_t> sizes;
+  std::vector<std::int64_t> offsets;  // offsets[r]: where rank r's shard starts in the whole
+  std::vector<T> whole;
+};
+
+template <class T, class Make>
+dataset<T> make_data(split s, std::int64_t per_rank, std::uint64_t salt, Make make) {
+  std::mt19937_64 rng(base_seed() ^ salt);
+  dataset<T> d;
+  d.sizes = shard_sizes(s, the_world().nranks, per_rank, rng);
+  d.offsets.assign(d.sizes.size() + 1, 0);
+  for (std::size_t r = 0; r < d.sizes.size(); ++r) d.offsets[r + 1] = d.offsets[r] + d.sizes[r];
+  d.whole.resize(static_cast<std::size_t>(d.offsets.back()));
+  for (auto& x : d.whole) x = make(rng);
+  return d;
+}
+
+// A device buffer on a given GPU, freed there.
+template <class T>
+struct device_array {
+  int device = 0;
+  T* ptr = nullptr;
+  device_array(int dev, std::vector<T> const& host, std::size_t from, std::size_t count) : device(dev) {
+    cascade::detail::scoped_device on(device);
+    CASCADE_CUDA_CHECK(cudaMalloc(&ptr, std::max<std::size_t>(count, 1) * sizeof(T)));
+    if (count > 0) CASCADE_CUDA_CHECK(cudaMemcpy(ptr, host.data() + from, count * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  device_array(int dev, std::size_t count) : device(dev) {
+    cascade::detail::scoped_device on(device);
+    CASCADE_CUDA_CHECK(cudaMalloc(&ptr, std::max<std::size_t>(count, 1) * sizeof(T)));
+  }
+  ~device_array() {
+    cascade::detail::scoped_device on(device);
+    (void)cudaFree(ptr);
+  }
+  device_array(device_array const&) = delete;
+  device_array& operator=(device_array const&) = delete;
+  T read(std::size_t i = 0) const {
+    cascade::detail::scoped_device on(device);
+    T v;
+    CASCADE_CUDA_CHECK(cudaMemcpy(&v, ptr + i, sizeof(T), cudaMemcpyDeviceToHost));
+    return v;
+  }
+};
+
+// Each local rank's shard on its GPU.
+template <class T>
+std::vector<std::unique_ptr<device_array<T>>> upload_shards(dataset<T> const& d) {
+  world& w = the_world();
+  std::vector<std::unique_ptr<device_array<T>>> shards;
+  for (std::size_t i = 0; i < w.comms.size(); ++i) {
+    int const r = w.rank_of(i);
+    shards.push_back(std::make_unique<device_array<T>>(w.comms[i].device(), d.whole, static_cast<std::size_t>(d.offsets[r]),
+                                                       static_cast<std::size_t>(d.sizes[r])));
+  }
+  return shards;
+}
+
+template <class T>
+bool same_bits(T const& a, T const& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// ---- the checks ---------------------------------------------------------------------------------------------
+
+// What a case expects of the distributed result r: `exact` (the host fold), or within `bound` of it.
+template <class T>
+struct expectation {
+  T exact;
+  double bound = 0;  // 0: bitwise equal to `exact` and to the one-GPU reduce
+};
+
+template <class T>
+void check_value(T const& got, expectation<T> const& e, T const& one_gpu) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (e.bound > 0) {
+      CHECK(std::fabs(static_cast<double>(got) - static_cast<double>(e.exact)) <= e.bound);
+      return;
+    }
+  }
+  CHECK(same_bits(got, e.exact));
+  CHECK(same_bits(got, one_gpu));
+}
+
+// Every form of the distributed reduce for one case: the one-rank forms (reduce, reduce_into, the root
+// forms) on every rank, and the one-call forms where one process drives every rank.
+template <class Collective, class Policy, class T, class Op>
+void check_reduce(dataset<T> const& d, T init, Op op, expectation<T> const& e) {
+  world& w = the_world();
+  CAPTURE(w.nranks);
+  CAPTURE(Collective::name);
+  // The one-GPU reduce of the concatenated data, on the first local GPU.
+  T one_gpu{};
+  {
+    device_array<T> whole(w.comms[0].device(), d.whole, 0, d.whole.size());
+    cascade::detail::scoped_device on(w.comms[0].device());
+    one_gpu = cascade::reduce(Policy{}, whole.ptr, whole.ptr + d.whole.size(), init, op);
+  }
+  auto shards = upload_shards(d);
+  std::vector<T> to_host(w.comms.size()), into(w.comms.size());
+  std::vector<std::optional<T>> at_root(w.comms.size());
+  int const root = w.nranks - 1;
+  on_each_rank([&](std::size_t i, cascade::communicator const& comm) {
+    T* const first = shards[i]->ptr;
+    T* const last = first + d.sizes[comm.rank()];
+    to_host[i] = cascade::reduce(comm, Policy{}, first, last, init, op, Collective{});
+    device_array<T> out(comm.device(), 1);
+    cascade::reduce_into(comm, Policy{}, first, last, out.ptr, init, op, Collective{});
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(comm.stream()));
+    into[i] = out.read();
+    at_root[i] = cascade::reduce(comm, cascade::root{root}, Policy{}, first, last, init, op, Collective{});
+  });
+  for (std::size_t i = 0; i < w.comms.size(); ++i) {
+    CAPTURE(i);
+    check_value(to_host[i], e, one_gpu);
+    check_value(into[i], e, one_gpu);
+    CHECK(same_bits(to_host[i], into[i]));
+    CHECK(same_bits(to_host[i], to_host[0]));  // every rank: the same bits
+    CHECK(at_root[i].has_value() == (w.rank_of(i) == root));
+    if (at_root[i]) check_value(*at_root[i], e, one_gpu);
+  }
+  if (!w.one_process) return;
+  std::vector<cascade::shard<T const*>> parts;
+  for (std::size_t i = 0; i < w.comms.size(); ++i) parts.push_back({shards[i]->ptr, shards[i]->ptr + d.sizes[i]});
+  check_value(cascade::reduce(w.comms, Policy{}, parts, init, op, Collective{}), e, one_gpu);
+  std::vector<std::unique_ptr<device_array<T>>> outs;
+  std::vector<T*> out_ptrs;
+  for (auto const& c : w.comms) {
+    outs.push_back(std::make_unique<device_array<T>>(c.device(), 1));
+    out_ptrs.push_back(outs.back()->ptr);
+  }
+  cascade::reduce_into(w.comms, Policy{}, parts, out_ptrs, init, op, Collective{});
+  for (std::size_t i = 0; i < w.comms.size(); ++i) {
+    {
+      cascade::detail::scoped_device on(w.comms[i].device());
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(w.comms[i].stream()));
+    }
+    check_value(outs[i]->read(), e, one_gpu);
+  }
+}
+
+// fixed_policy alone: each default_policy instantiation compiles every tuned policy of its type and
+// op, so the default runs only where named (plus over int and float, the matrix product).
+template <class Collective, class T, class Op>
+void check_reduce_policies(dataset<T> const& d, T init, Op op, expectation<T> const& e) {
+  check_reduce<Collective, fixed_policy>(d, init, op, e);
+}
+
+template <class T, class Op>
+T host_fold(std::vector<T> const& v, T init, Op op) {
+  T acc = init;
+  for (T const& x : v) acc = op(acc, x);
+  return acc;
+}
+
+std::int64_t per_rank_items() { return env_int("CASCADE_TEST_MAX_N", 300007) / 3; }
+
+}  // namespace
+
+// ---- GPU cases ----------------------------------------------------------------------------------------------
+
+TEST_SUITE("gpu") {
+
+TEST_CASE("integer ops: plus, multiplies, minimum, maximum (NCCL's ops and the all-gather), bit ops") {
+  CASCADE_SEED_INFO();
+  for (split s : all_splits) {
+    CAPTURE(name_of(s));
+    auto const ints = make_data<int>(s, per_rank_items(), 1, [](auto& rng) { return static_cast<int>(rng() % 2001) - 1000; });
+    int const plus_exact = host_fold(ints.whole, 17, std::plus<>{});
+    for (auto const& run : {check_reduce_policies<coll::automatic, int, cascade::plus>,
+                            check_reduce_policies<coll::all_reduce, int, cascade::plus>,
+                            check_reduce_policies<coll::all_gather, int, cascade::plus>})
+      run(ints, 17, cascade::plus{}, {plus_exact});
+    check_reduce<coll::automatic, cascade::default_policy>(ints, 17, cascade::plus{}, {plus_exact});
+    int const lo = host_fold(ints.whole, 5000, [](int a, int b) { return std::min(a, b); });
+    check_reduce_policies<coll::automatic>(ints, 5000, cascade::minimum{}, expectation<int>{lo});
+    check_reduce_policies<coll::all_gather>(ints, 5000, cascade::minimum{}, expectation<int>{lo});
+    int const hi = host_fold(ints.whole, -5000, [](int a, int b) { return std::max(a, b); });
+    check_reduce_policies<coll::all_reduce>(ints, -5000, cascade::maximum{}, expectation<int>{hi});
+    // multiplies over int64 wraps the same way everywhere (odd factors: the product stays odd)
+    auto const odd = make_data<std::int64_t>(s, per_rank_items() / 8, 2, [](auto& rng) { return static_cast<std::int64_t>(rng() | 1); });
+    std::int64_t const prod = static_cast<std::int64_t>(
+        host_fold(std::vector<std::uint64_t>(odd.whole.begin(), odd.whole.end()), std::uint64_t{3}, std::multiplies<>{}));
+    check_reduce_policies<coll::all_reduce>(odd, std::int64_t{3}, cascade::multiplies{}, expectation<std::int64_t>{prod});
+    check_reduce_policies<coll::all_gather>(odd, std::int64_t{3}, cascade::multiplies{}, expectation<std::int64_t>{prod});
+    // bit ops: no NCCL op, so automatic takes the all-gather
+    auto const bits = make_data<unsigned>(s, per_rank_items(), 3, [](auto& rng) { return static_cast<unsigned>(rng()); });
+    check_reduce_policies<coll::automatic>(bits, 0x5au, cascade::bit_xor{}, expectation<unsigned>{host_fold(bits.whole, 0x5au, std::bit_xor<>{})});
+    check_reduce_policies<coll::automatic>(bits, ~0u, cascade::bit_and{}, expectation<unsigned>{host_fold(bits.whole, ~0u, std::bit_and<>{})});
+  }
+}
+
+TEST_CASE("float and double: plus within the summation bound, minimum and maximum bitwise") {
+  CASCADE_SEED_INFO();
+  for (split s : all_splits) {
+    CAPTURE(name_of(s));
+    auto const f = make_data<float>(s, per_rank_items(), 4, [](auto& rng) {
+      float const x = std::uniform_real_distribution<float>(0.5f, 2.0f)(rng);
+      return (rng() & 1) ? x : -x;  // never zero: minimum and maximum then pick one bit pattern
+    });
+    long double exact = 1.5L, magnitude = 1.5L;
+    for (float x : f.whole) exact += x, magnitude += std::fabs(x);
+    // any order of n + ranks additions: at most (n + ranks) u sum |x| from the exact sum
+    double const bound = (f.whole.size() + the_world().nranks + 1) * std::numeric_limits<float>::epsilon() * double(magnitude);
+    for (auto const& run : {check_reduce_policies<coll::automatic, float, cascade::plus>,
+                            check_reduce_policies<coll::all_reduce, float, cascade::plus>,
+                            check_reduce_policies<coll::all_gather, float, cascade::plus>})
+      run(f, 1.5f, cascade::plus{}, expectation<float>{static_cast<float>(exact), bound});
+    check_reduce<coll::automatic, cascade::default_policy>(f, 1.5f, cascade::plus{},
+                                                           expectation<float>{static_cast<float>(exact), bound});
+    float const lo = host_fold(f.whole, INFINITY, [](float a, float b) { return b < a ? b : a; });
+    check_reduce_policies<coll::all_reduce>(f, INFINITY, cascade::minimum{}, expectation<float>{lo});
+    check_reduce_policies<coll::all_gather>(f, INFINITY, cascade::minimum{}, expectation<float>{lo});
+    auto const g = make_data<double>(s, per_rank_items(), 5, [](auto& rng) { return std::uniform_real_distribution<double>(-1e6, 1e6)(rng); });
+    double const lowest = -std::numeric_limits<double>::infinity();
+    double const hi = host_fold(g.whole, lowest, [](double a, double b) { return a < b ? b : a; });
+    check_reduce_policies<coll::automatic>(g, lowest, cascade::maximum{}, expectation<double>{hi});
+    long double dsum = 0, dmag = 0;
+    for (double x : g.whole) dsum += x, dmag += std::fabs(x);
+    double const dbound = (g.whole.size() + the_world().nranks + 1) * std::numeric_limits<double>::epsilon() * double(dmag);
+    check_reduce_policies<coll::automatic>(g, 0.0, cascade::plus{}, expectation<double>{static_cast<double>(dsum), dbound});
+  }
+}
+
+TEST_CASE("non-commutative ops keep rank order; an op with no identity") {
+  CASCADE_SEED_INFO();
+  for (split s : all_splits) {
+    CAPTURE(name_of(s));
+    auto const m = make_data<mat2>(s, per_rank_items() / 4, 6, [](auto& rng) { return mat2::random_invertible(rng); });
+    auto const product = cascade::non_commutative(mat2_product{});
+    mat2 const start{3, 1, 4, 1};
+    expectation<mat2> const ordered{host_fold(m.whole, start, mat2_product{})};
+    check_reduce_policies<coll::automatic>(m, start, product, ordered);
+    check_reduce<coll::automatic, cascade::default_policy>(m, start, product, ordered);
+    auto const h = make_data<hashed>(s, per_rank_items() / 4, 7, [](auto& rng) { return hashed{rng() % 256, 1}; });
+    hashed const empty{0, 0};
+    check_reduce_policies<coll::all_gather>(h, empty, cascade::non_commutative(hash_concat{}),
+                                            expectation<hashed>{host_fold(h.whole, empty, hash_concat{})});
+    // keep_right has no identity: ranks start from "none", and the result is the last item (or init)
+    auto const ints = make_data<int>(s, per_rank_items(), 8, [](auto& rng) { return static_cast<int>(rng() % 1000); });
+    int const last = ints.whole.empty() ? -7 : ints.whole.back();
+    check_reduce_policies<coll::automatic>(ints, -7, cascade::non_commutative(keep_right{}), expectation<int>{last});
+  }
+}
+
+TEST_CASE("argmin and argmax: global positions, the first on ties") {
+  CASCADE_SEED_INFO();
+  world& w = the_world();
+  for (split s : all_splits) {
+    CAPTURE(name_of(s));
+    auto const d = make_data<int>(s, per_rank_items(), 9, [](auto& rng) { return static_cast<int>(rng() % 50); });
+    auto shards = upload_shards(d);
+    std::int64_t lo_at = -1, hi_at = -1;
+    for (std::size_t k = 0; k < d.whole.size(); ++k) {
+      if (lo_at < 0 || d.whole[k] < d.whole[lo_at]) lo_at = static_cast<std::int64_t>(k);
+      if (hi_at < 0 || d.whole[k] > d.whole[hi_at]) hi_at = static_cast<std::int64_t>(k);
+    }
+    std::vector<cascade::indexed<int>> lo(w.comms.size()), hi(w.comms.size()), lo_into(w.comms.size());
+    std::vector<int> threw(w.comms.size(), 0);
+    on_each_rank([&](std::size_t i, cascade::communicator const& comm) {
+      int const* first = shards[i]->ptr;
+      int const* last = first + d.sizes[comm.rank()];
+      try {
+        lo[i] = cascade::argmin(comm, fixed_policy{}, first, last);
+        hi[i] = cascade::argmax(comm, fixed_policy{}, first, last);
+      } catch (std::invalid_argument const&) {
+        threw[i] = 1;
+      }
+      device_array<cascade::indexed<int>> out(comm.device(), 1);
+      cascade::argmin_into(comm, fixed_policy{}, first, last, out.ptr);
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(comm.stream()));
+      lo_into[i] = out.read();
+    });
+    for (std::size_t i = 0; i < w.comms.size(); ++i) {
+      CAPTURE(i);
+      if (d.whole.empty()) {
+        CHECK(threw[i] == 1);
+        CHECK(lo_into[i].index == -1);
+        CHECK(lo_into[i].value == std::numeric_limits<int>::max());
+        continue;
+      }
+      CHECK(threw[i] == 0);
+      CHECK(lo[i].index == lo_at);
+      CHECK(lo[i].value == d.whole[lo_at]);
+      CHECK(hi[i].index == hi_at);
+      CHECK(hi[i].value == d.whole[hi_at]);
+      CHECK(lo_into[i] == lo[i]);
+    }
+    if (w.one_process && !d.whole.empty()) {
+      std::vector<cascade::shard<int const*>> parts;
+      for (std::size_t i = 0; i < w.comms.size(); ++i) parts.push_back({shards[i]->ptr, shards[i]->ptr + d.sizes[i]});
+      auto const a = cascade::argmin(w.comms, fixed_policy{}, parts);
+      auto const b = cascade::argmax(w.comms, fixed_policy{}, parts);
+      CHECK(a.index == lo_at);
+      CHECK(b.index == hi_at);
+    }
+  }
+}
+
+TEST_CASE("transform_reduce: a sum of squares, and a struct accumulator through the all-gather") {
+  CASCADE_SEED_INFO();
+  world& w = the_world();
+  auto const d = make_data<int>(split::unequal, per_rank_items(), 10, [](auto& rng) { return static_cast<int>(rng() % 100); });
+  auto shards = upload_shards(d);
+  long long squares = 0;
+  for (int x : d.whole) squares += static_cast<long long>(x) * x;
+  auto const square = [] __host__ __device__(int x) { return static_cast<long long>(x) * x; };
+  std::vector<long long> got(w.comms.size());
+  on_each_rank([&](std::size_t i, cascade::communicator const& comm) {
+    int const* first = shards[i]->ptr;
+    got[i] = cascade::transform_reduce(comm, fixed_policy{}, first, first + d.sizes[comm.rank()], 0ll, cascade::plus{}, square,
+                                       coll::all_gather{});
+  });
+  for (long long g : got) CHECK(g == squares);
+  if (w.one_process) {
+    std::vector<cascade::shard<int const*>> parts;
+    for (std::size_t i = 0; i < w.comms.size(); ++i) parts.push_back({shards[i]->ptr, shards[i]->ptr + d.sizes[i]});
+    CHECK(cascade::transform_reduce(w.comms, fixed_policy{}, parts, 0ll, cascade::plus{}, square) == squares);
+  }
+}
+
+TEST_CASE("more than 2^32 items in all, through counting iterators") {
+  if (std::getenv("CASCADE_TEST_MAX_N") != nullptr) return;  // the sanitizers' runs: too long there
+  world& w = the_world();
+  std::int64_t const per = (std::int64_t{1} << 32) / w.nranks + 12345;  // beyond 2^32 in all
+  std::int64_t const total = per * w.nranks;
+  std::vector<std::uint64_t> sums(w.comms.size());
+  std::vector<cascade::indexed<long long>> top(w.comms.size());
+  on_each_rank([&](std::size_t i, cascade::communicator const& comm) {
+    thrust::counting_iterator<long long> const first(per * comm.rank());
+    sums[i] = cascade::reduce(comm, fixed_policy{}, first, first + per, std::uint64_t{0}, cascade::plus{});
+    top[i] = cascade::argmax(comm, fixed_policy{}, first, first + per);
+  });
+  // 0 + 1 + ... + (total - 1), modulo 2^64 as the unsigned sum wraps
+  auto const expected = static_cast<std::uint64_t>(static_cast<unsigned __int128>(total) * (total - 1) / 2);
+  for (std::size_t i = 0; i < w.comms.size(); ++i) {
+    CHECK(sums[i] == expected);
+    CHECK(top[i].index == total - 1);
+    CHECK(top[i].value == total - 1);
+  }
+}
+
+TEST_CASE("argument errors: a root out of range, mismatched lists, ranks out of order") {
+  world& w = the_world();
+  device_array<float> data(w.comms[0].device(), 4);
+  float* const d = data.ptr;
+  if (w.comms.size() == 1) {
+    // Thrown before anything is enqueued, on this rank alone: no collective is left waiting.
+    CHECK_THROWS_AS(cascade::reduce_into(w.comms[0], cascade::root{w.nranks}, fixed_policy{}, d, d + 4, d, 0.0f, cascade::plus{}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(cascade::reduce(w.comms[0], cascade::root{-1}, fixed_policy{}, d, d + 4, 0.0f, cascade::plus{}),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(cascade::reduce(w.comms[0], fixed_policy{}, d + 4, d, 0.0f, cascade::plus{}), std::invalid_argument);
+  }
+  if (w.one_process) {
+    std::vector<cascade::shard<float const*>> too_few;
+    CHECK_THROWS_AS(cascade::reduce(w.comms, fixed_policy{}, too_few, 0.0f, cascade::plus{}), std::invalid_argument);
+    if (w.comms.size() > 1) {
+      std::vector<cascade::communicator> reversed(w.comms.rbegin(), w.comms.rend());
+      std::vector<cascade::shard<float const*>> parts(w.comms.size(), cascade::shard<float const*>{d, d});
+      CHECK_THROWS_AS(cascade::reduce(reversed, fixed_policy{}, parts, 0.0f, cascade::plus{}), std::invalid_argument);
+    }
+  }
+}
+
+}  // TEST_SUITE("gpu")
+
+// ---- CPU cases: the pieces that need no GPU -------------------------------------------------------------------
+
+TEST_SUITE("cpu") {
+
+TEST_CASE("NCCL's types and ops: what collective::all_reduce takes") {
+  using cascade::detail::is_nccl_builtin_v;
+  static_assert(is_nccl_builtin_v<float, cascade::plus> && is_nccl_builtin_v<double, cascade::maximum>);
+  static_assert(is_nccl_builtin_v<int, cascade::minimum> && is_nccl_builtin_v<unsigned long long, cascade::multiplies>);
+  static_assert(is_nccl_builtin_v<__half, cascade::plus> && is_nccl_builtin_v<__nv_bfloat16, cascade::plus>);
+  static_assert(is_nccl_builtin_v<signed char, cascade::plus> && is_nccl_builtin_v<long, cascade::plus>);
+  static_assert(is_nccl_builtin_v<float, cuda::std::plus<>> && is_nccl_builtin_v<int, cuda::minimum<>>);
+  static_assert(!is_nccl_builtin_v<short, cascade::plus>, "NCCL has no 16-bit integers");
+  static_assert(!is_nccl_builtin_v<bool, cascade::logical_and> && !is_nccl_builtin_v<unsigned, cascade::bit_xor>);
+  static_assert(!is_nccl_builtin_v<int, decltype(cascade::non_commutative(cascade::plus{}))>);
+  static_assert(!is_nccl_builtin_v<mat2, mat2_product>);
+  CHECK(cascade::detail::nccl_type<long long>() == ncclInt64);
+  CHECK(cascade::detail::nccl_type<unsigned char>() == ncclUint8);
+  CHECK(cascade::detail::nccl_op<cuda::maximum<>, float>() == ncclMax);
+  // automatic takes NCCL's op where it can, the all-gather elsewhere; no identity: maybe<T> partials
+  using plain = cascade::detail::value_plan<float const*, cascade::detail::no_transform, float, cascade::plus, coll::automatic>;
+  using gathered = cascade::detail::value_plan<float const*, cascade::detail::no_transform, float, cascade::plus, coll::all_gather>;
+  using custom = cascade::detail::value_plan<int const*, cascade::detail::no_transform, int, keep_right, coll::automatic>;
+  static_assert(plain::all_reduce && !gathered::all_reduce && !gathered::use_maybe);
+  static_assert(!custom::all_reduce && custom::use_maybe && std::is_same_v<custom::partial, cascade::detail::maybe<int>>);
+}
+
+TEST_CASE("the fold of the ranks' partials: order, empty ranks, global indices") {
+  using namespace cascade::detail;
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed());
+  // maybe<T>: the empty ones are skipped, the others folded in order
+  maybe_op<cascade::non_commutative_op<mat2_product>> const mop{cascade::non_commutative(mat2_product{})};
+  for (int trial = 0; trial < 200; ++trial) {
+    int const ranks = 1 + static_cast<int>(rng() % 9);
+    std::vector<maybe<mat2>> slots(ranks);
+    mat2 expected = mat2::unit();
+    bool any = false;
+    for (auto& s : slots) {
+      s.has = rng() % 3 != 0;
+      s.value = mat2::random_invertible(rng);
+      if (s.has) expected = mat2_product{}(expected, s.value), any = true;
+    }
+    maybe<mat2> const r = fold_in_order(slots.data(), ranks, mop);
+    CHECK(r.has == any);
+    if (any) CHECK(r.value == expected);
+  }
+  // ranked<T>: shard indices become global; ties go to the first position
+  for (int trial = 0; trial < 200; ++trial) {
+    int const ranks = 1 + static_cast<int>(rng() % 9);
+    std::vector<int> whole;
+    std::vector<ranked<int>> slots(ranks);
+    for (auto& s : slots) {
+      std::int64_t const n = static_cast<std::int64_t>(rng() % 5);
+      s = {{no_index, std::numeric_limits<int>::max()}, n};
+      for (std::int64_t k = 0; k < n; ++k) {
+        int const x = static_cast<int>(rng() % 4);
+        whole.push_back(x);
+        s.best = cascade::arg_min{}(s.best, cascade::indexed<int>{k, x});
+      }
+    }
+    cascade::indexed<int> const got = ranked_result{}(fold_in_order(slots.data(), ranks, ranked_op<cascade::arg_min>{}));
+    if (whole.empty()) {
+      CHECK(got.index == -1);
+      continue;
+    }
+    auto const at = std::min_element(whole.begin(), whole.end()) - whole.begin();
+    CHECK(got.index == at);
+    CHECK(got.value == whole[at]);
+  }
+}
+
+TEST_CASE("nccl_error: NCCL's text and code") {
+  cascade::nccl_error const e(ncclInvalidArgument,
+                              cascade::detail::nccl_error_text(ncclInvalidArgument, "ncclAllReduce", nullptr));
+  CHECK(e.code() == ncclInvalidArgument);
+  CHECK(std::string(e.what()).find("ncclAllReduce failed: ") != std::string::npos);
+  CHECK(std::string(e.what()).find(ncclGetErrorString(ncclInvalidArgument)) != std::string::npos);
+  CHECK_THROWS_AS(cascade::detail::check_nccl(ncclSystemError, "ncclGroupEnd"), cascade::nccl_error);
+  CHECK_NOTHROW(cascade::detail::check_nccl(ncclSuccess, "ncclGroupEnd"));
+  CHECK_THROWS_AS(cascade::communicator(nullptr), std::invalid_argument);
+}
+
+}  // TEST_SUITE("cpu")
