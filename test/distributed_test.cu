@@ -1,6 +1,7 @@
 // The distributed reduce (cascade/distributed.cuh) against a host fold and a one-GPU cascade::reduce of
 // the concatenated shards: every op family (integer and float plus, multiplies, minimum, maximum, bit
-// ops, a custom op with no identity, non-commutative 2x2 matrix products and string hashes), both
+// ops, a custom op with no identity, non-commutative 2x2 matrix products and string hashes, exact_plus
+// and reproducible_plus against their independent references, bitwise), both
 // collectives and automatic, the forms for one rank per call and for every rank in one call, root
 // forms, argmin / argmax with global positions, transform_reduce, shards of unequal size, empty
 // shards, all shards empty, and more than 2^32 items in all through counting iterators.
@@ -34,6 +35,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/binned_reference.hpp"
+#include "support/exact_reference.hpp"
 #include "support/noncommutative_ops.cuh"
 #include "support/seed.hpp"
 
@@ -42,6 +45,7 @@ namespace {
 using namespace cascade_test;
 namespace coll = cascade::collective;
 using fixed_policy = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::recursive>;
+using atomic_policy = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::atomic>;
 
 // ---- the ranks this process drives -------------------------------------------------------------------
 
@@ -383,6 +387,31 @@ TEST_CASE("non-commutative ops keep rank order; an op with no identity") {
     auto const ints = make_data<int>(s, per_rank_items(), 8, [](auto& rng) { return static_cast<int>(rng() % 1000); });
     int const last = ints.whole.empty() ? -7 : ints.whole.back();
     check_reduce_policies<coll::automatic>(ints, -7, cascade::non_commutative(keep_right{}), expectation<int>{last});
+  }
+}
+
+TEST_CASE("exact_plus and reproducible_plus: bitwise the one-GPU sum of the concatenated data") {
+  CASCADE_SEED_INFO();
+  for (split s : all_splits) {
+    CAPTURE(name_of(s));
+    // Magnitudes that grow along the data, so that the ranks' windows differ, and a cancellation.
+    auto const f = make_data<float>(s, per_rank_items(), 11, [i = 0](auto& rng) mutable {
+      float const x = std::ldexp(std::normal_distribution<float>(0.0f, 1.0f)(rng), (i++ / 4096) % 60 - 30);
+      return (rng() % 97 == 0) ? 1e30f * ((rng() & 1) ? 1 : -1) : x;
+    });
+    std::vector<double> const fx(f.whole.begin(), f.whole.end());
+    float const exact = cascade_test::exact_sum<float>(fx, 0.25);
+    check_reduce<coll::automatic, fixed_policy>(f, 0.25f, cascade::exact_plus{}, expectation<float>{exact});
+    check_reduce<coll::all_gather, atomic_policy>(f, 0.25f, cascade::exact_plus{}, expectation<float>{exact});
+    float const binned = cascade_test::reproducible_sum<float, float>(fx, 0.25);
+    check_reduce<coll::automatic, fixed_policy>(f, 0.25f, cascade::reproducible_plus{}, expectation<float>{binned});
+    check_reduce<coll::automatic, atomic_policy>(f, 0.25f, cascade::reproducible_plus{}, expectation<float>{binned});
+    auto const g = make_data<double>(s, per_rank_items() / 2, 12, [i = 0](auto& rng) mutable {
+      return std::ldexp(std::normal_distribution<double>(0.0, 1.0)(rng), (i++ / 2048) % 400 - 200);
+    });
+    check_reduce<coll::automatic, fixed_policy>(g, -3.0, cascade::exact_plus{}, expectation<double>{cascade_test::exact_sum<double>(g.whole, -3.0)});
+    check_reduce<coll::automatic, cascade::default_policy>(g, -3.0, cascade::reproducible_plus{},
+                                                           expectation<double>{cascade_test::reproducible_sum<double, double>(g.whole, -3.0)});
   }
 }
 

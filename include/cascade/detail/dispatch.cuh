@@ -180,8 +180,11 @@ struct exact_call {
   static constexpr char const* name = is_binned ? "cascade::reproducible_plus" : "cascade::exact_plus";
 };
 
-template <class Policy, class It, class OutIt, class T, class Op>
-void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init) {
+// The exact or binned sum of [first, first + n) into the call's area (the stream's own, or scratch),
+// its final state given to make_writer(area)'s writer: result_writer rounds it (dispatch_exact_into);
+// the distributed reduce keeps it as integers for the other ranks (distributed/plans.cuh).
+template <class Policy, class It, class T, class Op, class MakeWriter>
+void dispatch_exact_with(Policy const& policy, It first, cuda::std::int64_t n, MakeWriter const& make_writer) {
   using call = exact_call<It, T, Op>;
   using area_type = typename call::area;
   if (call::max_items >= 0 && n > call::max_items)
@@ -193,7 +196,6 @@ void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, O
                          : "convert the items to double (transform_reduce), whose accumulator has no such bound"));
   cudaStream_t const stream = policy.stream();
   current_device();
-  check_device_accessible(d_out, "the output (d_out)");
   static_assert(sizeof(area_type) <= stream_state::spill_bytes,
                 "cascade: exact_plus's spill (or reproducible_plus's atomic bins) outgrew the stream state's room "
                 "for it; raise stream_state::spill_bytes");
@@ -208,8 +210,17 @@ void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, O
     static_assert(!Policy::finish_type::folds_on_host,
                   "cascade::exact_plus / reproducible_plus: finish::host folds on the host, which cannot add to "
                   "the device's exact accumulator; use any other finish");
-  policy_dispatch<Policy>::run(policy, first, n, typename call::template writer<OutIt>{d_out, area, double(init)},
-                               typename call::state{}, typename call::op{area});
+  policy_dispatch<Policy>::run(policy, first, n, make_writer(area), typename call::state{}, typename call::op{area});
+}
+
+template <class Policy, class It, class OutIt, class T, class Op>
+void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init) {
+  using call = exact_call<It, T, Op>;
+  current_device();  // a clear cuda_error when there is no device, before the pointer check
+  check_device_accessible(d_out, "the output (d_out)");
+  dispatch_exact_with<Policy, It, T, Op>(policy, first, n, [&](typename call::area* area) {
+    return typename call::template writer<OutIt>{d_out, area, double(init)};
+  });
 }
 
 template <class Policy, class It, class OutIt, class T, class Op>

@@ -4,7 +4,11 @@
 //   value_plan  reduce and transform_reduce: init op t(x0) op t(x1) ... in rank order (t: the
 //               transform, none for reduce); rank 0 starts from init, the others from the op's
 //               identity, or, for an op without one, from "none" (maybe<T>, partial.cuh).
+//   exact_plan  exact_plus and reproducible_plus: each rank's sum as integers (its area, with its final
+//               state added: detail/exact_partial.cuh), gathered, added and rounded once with init on
+//               every rank: bitwise what one GPU gives for the concatenated data.
 //   arg_plan    argmin and argmax: {index, value} pairs whose indices the fold makes global.
+// plan_for picks value_plan or exact_plan by the op.
 #pragma once
 
 #include <nccl.h>
@@ -14,6 +18,7 @@
 
 #include "../detail/arguments.cuh"
 #include "../detail/dispatch.cuh"
+#include "../detail/exact_partial.cuh"
 #include "../detail/input_iterators.cuh"
 #include "../detail/known_op.cuh"
 #include "../identity.cuh"
@@ -41,9 +46,6 @@ struct then {
 
 template <class It, class Transform, class T, class Op, class Collective>
 struct value_plan {
-  static_assert(!is_exact_op_v<Op>,
-                "cascade: exact_plus and reproducible_plus are not distributed yet; reduce each shard with them and "
-                "add the ranks' results with exact_plus on one GPU, or use plus");
   static_assert(collective::is_collective_v<Collective>,
                 "cascade: the last argument must be a tag from cascade::collective, e.g. collective::automatic");
   static constexpr bool builtin = is_nccl_builtin_v<T, Op>;
@@ -97,6 +99,49 @@ struct value_plan {
   static constexpr ncclDataType_t nccl_type() { return detail::nccl_type<T>(); }
   static constexpr ncclRedOp_t nccl_op() { return detail::nccl_op<Op, T>(); }
 };
+
+// The local call keeps its sum as integers (area_writer), the all-gather brings every rank's, and the
+// fold adds them (in rank order, though integer sums do not care) and rounds once with init.
+template <class It, class Transform, class T, class Op, class Collective>
+struct exact_plan {
+  static_assert(collective::is_collective_v<Collective>,
+                "cascade: the last argument must be a tag from cascade::collective, e.g. collective::automatic");
+  static_assert(!cuda::std::is_same_v<Collective, collective::all_reduce>,
+                "cascade: exact_plus and reproducible_plus meet through collective::all_gather (each rank's sum is an "
+                "array of integers, which NCCL's ops cannot add as one); use collective::all_gather or automatic");
+  static constexpr bool transforms = !cuda::std::is_same_v<Transform, no_transform>;
+  // transform_reduce's results read as double, as the one-GPU exact sums read them (transform_reduce.cuh)
+  using input = cuda::std::conditional_t<transforms, transform_input<It, Transform, double>, It>;
+  using call = exact_call<input, T, Op>;
+  static constexpr bool all_reduce = false;
+  using partial = typename call::area;
+  using result_type = T;
+
+  It first;
+  Transform transform;
+  cuda::std::int64_t n;
+  T init;
+  Op op;
+
+  template <class Policy>
+  void local(Policy const& policy, int, partial* slot) const {
+    dispatch_exact_with<Policy, input, T, Op>(policy, view(), n, [&](partial* area) {
+      return area_writer<typename call::state, partial>{area, slot};
+    });
+  }
+  input view() const {
+    if constexpr (transforms) return input{first, transform};
+    else return first;
+  }
+  area_sum fold_op() const { return {}; }
+  round_area<T, typename call::state> result() const { return {static_cast<double>(init)}; }
+  static constexpr ncclDataType_t nccl_type() { return ncclUint8; }  // never used: all_reduce is false
+  static constexpr ncclRedOp_t nccl_op() { return ncclSum; }
+};
+
+template <class It, class Transform, class T, class Op, class Collective>
+using plan_for = cuda::std::conditional_t<is_exact_op_v<Op>, exact_plan<It, Transform, T, Op, Collective>,
+                                          value_plan<It, Transform, T, Op, Collective>>;
 
 // ArgOp: arg_min or arg_max; IdentityOp: minimum or maximum (whose identity starts every shard).
 template <class It, class T, class ArgOp, class IdentityOp>

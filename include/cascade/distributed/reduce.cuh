@@ -61,7 +61,7 @@ inline constexpr bool is_shard_range_v = requires(Shards const& s) {
 template <class Shards, class Transform, class T, class Op, class Collective>
 auto value_plans(Shards const& shards, Transform const& transform, T init, Op op, char const* who) {
   using It = shard_iterator_t<Shards>;
-  std::vector<value_plan<It, Transform, T, Op, Collective>> plans;
+  std::vector<plan_for<It, Transform, T, Op, Collective>> plans;
   for (auto const& s : shards) plans.push_back({s.first, transform, checked_size(s.first, s.last, who), init, op});
   return plans;
 }
@@ -75,7 +75,7 @@ template <class Policy, class It, class OutIt, class T, class Op, class Collecti
 void reduce_into(communicator const& comm, Policy const& policy, It first, It last, OutIt d_out, T init, Op op,
                  Collective = {}) {
   char const* const who = "cascade::reduce_into (distributed)";
-  detail::value_plan<It, detail::no_transform, T, Op, Collective> const plan{
+  detail::plan_for<It, detail::no_transform, T, Op, Collective> const plan{
       first, {}, detail::checked_size(first, last, who), init, op};
   detail::run_rank(comm, -1, policy, plan, d_out, who);
 }
@@ -90,7 +90,7 @@ template <class Policy, class It, class T, class Op, class Collective = collecti
   requires(is_policy_v<Policy> && detail::is_op_argument_v<Op> && collective::is_collective_v<Collective>)
 T reduce(communicator const& comm, Policy const& policy, It first, It last, T init, Op op, Collective = {}) {
   char const* const who = "cascade::reduce (distributed)";
-  detail::value_plan<It, detail::no_transform, T, Op, Collective> const plan{
+  detail::plan_for<It, detail::no_transform, T, Op, Collective> const plan{
       first, {}, detail::checked_size(first, last, who), init, op};
   return *detail::run_rank_to_host(comm, -1, policy, plan, who);
 }
@@ -110,7 +110,7 @@ void reduce_into(communicator const& comm, root to, Policy const& policy, It fir
                  Collective = {}) {
   char const* const who = "cascade::reduce_into (distributed, root)";
   if (to.rank < 0) throw std::invalid_argument(std::string(who) + ": the root's rank is negative");
-  detail::value_plan<It, detail::no_transform, T, Op, Collective> const plan{
+  detail::plan_for<It, detail::no_transform, T, Op, Collective> const plan{
       first, {}, detail::checked_size(first, last, who), init, op};
   detail::run_rank(comm, to.rank, policy, plan, d_out, who);
 }
@@ -122,7 +122,7 @@ std::optional<T> reduce(communicator const& comm, root to, Policy const& policy,
                         Collective = {}) {
   char const* const who = "cascade::reduce (distributed, root)";
   if (to.rank < 0) throw std::invalid_argument(std::string(who) + ": the root's rank is negative");
-  detail::value_plan<It, detail::no_transform, T, Op, Collective> const plan{
+  detail::plan_for<It, detail::no_transform, T, Op, Collective> const plan{
       first, {}, detail::checked_size(first, last, who), init, op};
   return detail::run_rank_to_host(comm, to.rank, policy, plan, who);
 }

@@ -23,7 +23,7 @@ template <class Policy, class It, class OutIt, class T, class ReduceOp, class Tr
 void transform_reduce_into(communicator const& comm, Policy const& policy, It first, It last, OutIt d_out, T init,
                            ReduceOp reduce_op, TransformOp transform_op, Collective = {}) {
   char const* const who = "cascade::transform_reduce_into (distributed)";
-  detail::value_plan<It, TransformOp, T, ReduceOp, Collective> const plan{
+  detail::plan_for<It, TransformOp, T, ReduceOp, Collective> const plan{
       first, transform_op, detail::checked_size(first, last, who), init, reduce_op};
   detail::run_rank(comm, -1, policy, plan, d_out, who);
 }
@@ -33,7 +33,7 @@ template <class Policy, class It, class T, class ReduceOp, class TransformOp, cl
 T transform_reduce(communicator const& comm, Policy const& policy, It first, It last, T init, ReduceOp reduce_op,
                    TransformOp transform_op, Collective = {}) {
   char const* const who = "cascade::transform_reduce (distributed)";
-  detail::value_plan<It, TransformOp, T, ReduceOp, Collective> const plan{
+  detail::plan_for<It, TransformOp, T, ReduceOp, Collective> const plan{
       first, transform_op, detail::checked_size(first, last, who), init, reduce_op};
   return *detail::run_rank_to_host(comm, -1, policy, plan, who);
 }

@@ -1,7 +1,0 @@
-// expect: exact_plus and reproducible_plus are not distributed yet
-#include <cascade/distributed/reduce.cuh>
-#include <cascade/finish/recursive.cuh>
-#include <cascade/tree/shuffle.cuh>
-using p = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::recursive>;
-float f(cascade::communicator const& c, float const* d) { return cascade::reduce(c, p{}, d, d + 1, 0.0f, cascade::exact_plus{}); }
-int main() { return 0; }
