@@ -11,7 +11,7 @@
 // (CASCADE_NCCL_ID_FILE, CASCADE_RANK, CASCADE_NRANKS; every process must run the same cases with
 // the same CASCADE_TEST_SEED, which the launcher sets). On one GPU: one rank, the whole path.
 // The 'cpu' cases check the pieces that need no GPU: the fold's ops, the NCCL type and op table,
-// and NCCL's error text.
+// NCCL's error text, and the id shared through a file.
 #include <doctest/doctest.h>
 
 #include <cascade/distributed.cuh>
@@ -20,6 +20,8 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -287,7 +289,7 @@ void check_reduce(dataset<T> const& d, T init, Op op, expectation<T> const& e) {
 }
 
 // fixed_policy alone: each default_policy instantiation compiles every tuned policy of its type and
-// op, so the default runs only where named (plus over int and float, the matrix product).
+// op, so the default runs only where named (float plus; the docs' examples take it too).
 template <class Collective, class T, class Op>
 void check_reduce_policies(dataset<T> const& d, T init, Op op, expectation<T> const& e) {
   check_reduce<Collective, fixed_policy>(d, init, op, e);
@@ -318,7 +320,6 @@ TEST_CASE("integer ops: plus, multiplies, minimum, maximum (NCCL's ops and the a
                             check_reduce_policies<coll::all_reduce, int, cascade::plus>,
                             check_reduce_policies<coll::all_gather, int, cascade::plus>})
       run(ints, 17, cascade::plus{}, {plus_exact});
-    check_reduce<coll::automatic, cascade::default_policy>(ints, 17, cascade::plus{}, {plus_exact});
     int const lo = host_fold(ints.whole, 5000, [](int a, int b) { return std::min(a, b); });
     check_reduce_policies<coll::automatic>(ints, 5000, cascade::minimum{}, expectation<int>{lo});
     check_reduce_policies<coll::all_gather>(ints, 5000, cascade::minimum{}, expectation<int>{lo});
@@ -378,7 +379,6 @@ TEST_CASE("non-commutative ops keep rank order; an op with no identity") {
     mat2 const start{3, 1, 4, 1};
     expectation<mat2> const ordered{host_fold(m.whole, start, mat2_product{})};
     check_reduce_policies<coll::automatic>(m, start, product, ordered);
-    check_reduce<coll::automatic, cascade::default_policy>(m, start, product, ordered);
     auto const h = make_data<hashed>(s, per_rank_items() / 4, 7, [](auto& rng) { return hashed{rng() % 256, 1}; });
     hashed const empty{0, 0};
     check_reduce_policies<coll::all_gather>(h, empty, cascade::non_commutative(hash_concat{}),
@@ -410,7 +410,7 @@ TEST_CASE("exact_plus and reproducible_plus: bitwise the one-GPU sum of the conc
       return std::ldexp(std::normal_distribution<double>(0.0, 1.0)(rng), (i++ / 2048) % 400 - 200);
     });
     check_reduce<coll::automatic, fixed_policy>(g, -3.0, cascade::exact_plus{}, expectation<double>{cascade_test::exact_sum<double>(g.whole, -3.0)});
-    check_reduce<coll::automatic, cascade::default_policy>(g, -3.0, cascade::reproducible_plus{},
+    check_reduce<coll::automatic, atomic_policy>(g, -3.0, cascade::reproducible_plus{},
                                                            expectation<double>{cascade_test::reproducible_sum<double, double>(g.whole, -3.0)});
   }
 }
@@ -606,6 +606,24 @@ TEST_CASE("the fold of the ranks' partials: order, empty ranks, global indices")
     CHECK(got.index == at);
     CHECK(got.value == whole[at]);
   }
+}
+
+TEST_CASE("share_unique_id: rank 0 writes the id, the others read the same bytes; stale and missing files") {
+  char dir_template[] = "/tmp/cascade-id-test.XXXXXX";
+  REQUIRE(mkdtemp(dir_template) != nullptr);
+  std::string const path = std::string(dir_template) + "/nccl.id";
+  ncclUniqueId read_back{};
+  std::thread reader([&] { read_back = cascade::share_unique_id(path, 2, std::chrono::seconds(20)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the reader waits for the file
+  ncclUniqueId const made = cascade::share_unique_id(path, 0);
+  reader.join();
+  CHECK(std::memcmp(&made, &read_back, sizeof made) == 0);
+  // A file left by an earlier run: rank 0 refuses it rather than hand out a stale id.
+  CHECK_THROWS_AS(cascade::share_unique_id(path, 0), std::invalid_argument);
+  std::remove(path.c_str());
+  // No rank 0: the others give up after the timeout, saying so.
+  CHECK_THROWS_AS(cascade::share_unique_id(path, 1, std::chrono::milliseconds(30)), std::runtime_error);
+  std::remove(dir_template);
 }
 
 TEST_CASE("nccl_error: NCCL's text and code") {
