@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # For a GPU machine: compute-sanitizer's memcheck (with leak check), racecheck, synccheck and initcheck
 # over the GPU test programs: every tree, every finish, the differential fuzz, the reduce, ops, API,
-# preset and docs tests. Sizes are capped (CASCADE_TEST_MAX_N) so that it ends in minutes and still
+# preset and docs tests, and the distributed reduce's (where NCCL was found). Sizes are capped
+# (CASCADE_TEST_MAX_N) so that it ends in minutes and still
 # covers partial tiles, several blocks and blocks that loop over tiles. Left out: faults_test and
 # sticky_error_test (they exhaust memory and fault on purpose) and soak_test (time-bound; it runs the
 # kernels the others check). Runs 8 at a time; a log per run in the build folder.
@@ -32,7 +33,7 @@ if [ -n "$only" ]; then
   programs=($only)
 else
   programs=($(cd "$build_dir/test" && ls reduce_*_test tree_*_test finish_*_test non_commutative_*_test ops_*_test \
-              fuzz_*_test algorithms_test single_pass_test concurrency_test presets_test docs_test 2>/dev/null))
+              fuzz_*_test algorithms_test single_pass_test concurrency_test presets_test docs_test distributed_test 2>/dev/null))
 fi
 
 # One run: tool, program. Prints "tool program ok|FAILED".
@@ -47,6 +48,7 @@ sanitize_one() {
     tree_*) cap=9000 ;;  # still partial tiles of every tile size, and several passes
     fuzz_*) cap=140000; env=(CASCADE_FUZZ_CASES=60) ;;
     concurrency_test) env=(CASCADE_TEST_REPLAYS=20) ;;
+    distributed_test) cap=3000; env=(NCCL_NVLS_ENABLE=0) ;;  # one rank per visible GPU; NCCL's kernels too
   esac
   [ $tool = memcheck ] && extra=(--leak-check full)
   # the errors example calls cudaSetDevice with a bad ordinal on purpose

@@ -325,12 +325,11 @@ TEST_CASE("integer ops: plus, multiplies, minimum, maximum (NCCL's ops and the a
     check_reduce_policies<coll::all_gather>(ints, 5000, cascade::minimum{}, expectation<int>{lo});
     int const hi = host_fold(ints.whole, -5000, [](int a, int b) { return std::max(a, b); });
     check_reduce_policies<coll::all_reduce>(ints, -5000, cascade::maximum{}, expectation<int>{hi});
-    // multiplies over int64 wraps the same way everywhere (odd factors: the product stays odd)
-    auto const odd = make_data<std::int64_t>(s, per_rank_items() / 8, 2, [](auto& rng) { return static_cast<std::int64_t>(rng() | 1); });
-    std::int64_t const prod = static_cast<std::int64_t>(
-        host_fold(std::vector<std::uint64_t>(odd.whole.begin(), odd.whole.end()), std::uint64_t{3}, std::multiplies<>{}));
-    check_reduce_policies<coll::all_reduce>(odd, std::int64_t{3}, cascade::multiplies{}, expectation<std::int64_t>{prod});
-    check_reduce_policies<coll::all_gather>(odd, std::int64_t{3}, cascade::multiplies{}, expectation<std::int64_t>{prod});
+    // multiplies over uint64 wraps the same way everywhere (odd factors: the product stays odd)
+    auto const odd = make_data<std::uint64_t>(s, per_rank_items() / 8, 2, [](auto& rng) { return static_cast<std::uint64_t>(rng() | 1); });
+    std::uint64_t const prod = host_fold(odd.whole, std::uint64_t{3}, std::multiplies<>{});
+    check_reduce_policies<coll::all_reduce>(odd, std::uint64_t{3}, cascade::multiplies{}, expectation<std::uint64_t>{prod});
+    check_reduce_policies<coll::all_gather>(odd, std::uint64_t{3}, cascade::multiplies{}, expectation<std::uint64_t>{prod});
     // bit ops: no NCCL op, so automatic takes the all-gather
     auto const bits = make_data<unsigned>(s, per_rank_items(), 3, [](auto& rng) { return static_cast<unsigned>(rng()); });
     check_reduce_policies<coll::automatic>(bits, 0x5au, cascade::bit_xor{}, expectation<unsigned>{host_fold(bits.whole, 0x5au, std::bit_xor<>{})});
