@@ -18,9 +18,15 @@ passed = failed = skipped = 0
 require_gpu = os.environ.get('CASCADE_REQUIRE_GPU') == '1'
 
 
+# CASCADE_CUDA_PTX_ONLY=1 (-Dcuda-sass=false: a compile check without a GPU): each architecture's PTX
+# only, device optimization off; on a GPU the driver would JIT it for the same architecture's paths.
+ptx_only = os.environ.get('CASCADE_CUDA_PTX_ONLY') == '1'
+
+
 def build(arch, tmp):
     exe = os.path.join(tmp, 'consumer_sm' + arch)
-    cmd = compiler + ['-std=c++20', '-arch=sm_' + arch, '-I', include_dir, source, '-o', exe]
+    target = ['-arch=compute_' + arch, '-G'] if ptx_only else ['-arch=sm_' + arch]
+    cmd = compiler + ['-std=c++20'] + target + ['-I', include_dir, source, '-o', exe]
     r = subprocess.run(cmd, capture_output=True, text=True)
     return arch, exe, r.returncode, r.stdout + r.stderr
 

@@ -19,6 +19,11 @@ Usage: packaging.py <source root> <nvcc>"""
 import json, os, shutil, subprocess, sys, tempfile, time
 
 root, nvcc = os.path.abspath(sys.argv[1]), sys.argv[2]
+# CASCADE_CUDA_PTX_ONLY=1 (a build with -Dcuda-sass=false: no GPU, a compile check): the consumers
+# compile PTX only, device optimization off, as the build itself does; what they check is the same.
+ptx_only = os.environ.get('CASCADE_CUDA_PTX_ONLY') == '1'
+DEVICE_FLAGS = ['-arch=compute_90', '-G'] if ptx_only else []
+CMAKE_ARCHITECTURES = '90-virtual' if ptx_only else '90'
 env = dict(os.environ, PATH=os.path.dirname(nvcc) + os.pathsep + os.environ.get('PATH', ''))
 require_gpu = os.environ.get('CASCADE_REQUIRE_GPU') == '1'
 PREFIX = '/usr/local'  # configured; the files are staged under <tmp>/dest/usr/local (--destdir)
@@ -111,8 +116,10 @@ def consumer(dir, meson_build, setup_env=None):
     os.makedirs(dir, exist_ok=True)
     open(os.path.join(dir, 'meson.build'), 'w').write(meson_build)
     open(os.path.join(dir, 'consumer.cu'), 'w').write(CONSUMER)
-    run(['meson', 'setup', 'build', '-Dcascade:tests=false'] if 'subproject' in meson_build else ['meson', 'setup', 'build'],
-        cwd=dir, extra_env=setup_env)
+    setup = ['meson', 'setup', 'build'] + (['-Dcascade:tests=false'] if 'subproject' in meson_build else [])
+    if DEVICE_FLAGS:
+        setup.append('-Dcuda_args=' + ','.join(DEVICE_FLAGS))
+    run(setup, cwd=dir, extra_env=setup_env)
     run(['ninja', '-C', 'build'], cwd=dir)
     run([os.path.join(dir, 'build', 'consumer')])
 
@@ -169,8 +176,8 @@ with tempfile.TemporaryDirectory() as tmp:
         os.makedirs(d)
         open(os.path.join(d, 'main.cu'), 'w').write(NVCC_MAIN)
         open(os.path.join(d, 'second.cu'), 'w').write(SECOND)
-        run([nvcc, '-std=c++20', '--extended-lambda', '-I', os.path.join(staged, 'include'), 'main.cu', 'second.cu',
-             '-o', 'consumer'], cwd=d)
+        run([nvcc, '-std=c++20', '--extended-lambda'] + DEVICE_FLAGS + ['-I', os.path.join(staged, 'include'), 'main.cu',
+             'second.cu', '-o', 'consumer'], cwd=d)
         run([os.path.join(d, 'consumer')])
     check('nvcc -std=c++20 --extended-lambda -I <include> consumer (two translation units) builds and runs',
           via_nvcc_only)
@@ -217,7 +224,8 @@ with tempfile.TemporaryDirectory() as tmp:
             if kind == 'add_subdirectory':
                 os.symlink(root, os.path.join(d, 'cascade'))
             out = run([cmake, '-S', d, '-B', os.path.join(d, 'build'), '-G', 'Ninja',
-                       '-DCMAKE_CUDA_COMPILER=' + nvcc, '-DCMAKE_CUDA_ARCHITECTURES=90'] + extra_args, stderr_too=True)
+                       '-DCMAKE_CUDA_COMPILER=' + nvcc, '-DCMAKE_CUDA_ARCHITECTURES=' + CMAKE_ARCHITECTURES] +
+                      (['-DCMAKE_CUDA_FLAGS=-G'] if ptx_only else []) + extra_args, stderr_too=True)
             assert 'CMake Warning' not in out and 'CMake Deprecation Warning' not in out, out[-3000:]
             run([cmake, '--build', os.path.join(d, 'build')])
             # the compile line: cascade's include directory and --extended-lambda, from the target
@@ -227,7 +235,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 'compile line without %s and --extended-lambda: %s' % (include_dir, compile_line)
             built.append(os.path.join(d, 'build', 'app'))
             return 'cmake ' + run([cmake, '--version']).split('\n')[0].split()[-1]
-        check('CMake consumer through %s (CMAKE_CUDA_ARCHITECTURES=90) builds' % line, build_it)
+        check('CMake consumer through %s (CMAKE_CUDA_ARCHITECTURES=%s) builds' % (line, CMAKE_ARCHITECTURES), build_it)
 
         def run_it():
             if not built:
