@@ -118,7 +118,7 @@ def consumer(dir, meson_build, setup_env=None):
     open(os.path.join(dir, 'consumer.cu'), 'w').write(CONSUMER)
     setup = ['meson', 'setup', 'build'] + (['-Dcascade:tests=false'] if 'subproject' in meson_build else [])
     if DEVICE_FLAGS:
-        setup.append('-Dcuda_args=' + ','.join(DEVICE_FLAGS))
+        setup.append('-Dcuda_args=' + ' '.join(DEVICE_FLAGS))
     run(setup, cwd=dir, extra_env=setup_env)
     run(['ninja', '-C', 'build'], cwd=dir)
     run([os.path.join(dir, 'build', 'consumer')])
