@@ -42,7 +42,13 @@ struct host_result {
 
 // Waits until the device has raised `ready`, checking the stream now and then so that a kernel that
 // faulted (or a stream that drained without writing) raises cuda_error instead of spinning forever.
-inline void wait_for_result(unsigned volatile const* ready, cudaStream_t stream) {
+// `also` runs at each of those checks, before the stream's (the distributed reduce asks NCCL there
+// whether the communicator failed, which leaves the stream waiting forever: it throws).
+struct no_check {
+  void operator()() const {}
+};
+template <class Check = no_check>
+void wait_for_result(unsigned volatile const* ready, cudaStream_t stream, Check const& also = {}) {
   for (unsigned spin = 1; *ready == 0u; ++spin) {
     if (spin % 512 != 0) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -50,6 +56,7 @@ inline void wait_for_result(unsigned volatile const* ready, cudaStream_t stream)
 #endif
       continue;
     }
+    also();
     cudaError_t state;
     {
       relaxed_capture_mode relaxed;  // another thread's global-mode capture would forbid the query

@@ -119,32 +119,16 @@ class rank_call {
   bool wrote_out_ = false;
 };
 
-// Waits for the flag as reduce() does (host_result.cuh), and also asks NCCL now and then whether the
-// communicator failed (a peer that died leaves the collective waiting forever).
+// Waits for the flag as reduce() does (host_result.cuh), and also asks NCCL at each of its checks
+// whether the communicator failed (a peer that died leaves the collective waiting forever).
 inline void wait_for_ranks(unsigned volatile const* ready, communicator const& comm) {
-  for (unsigned spin = 1; *ready == 0u; ++spin) {
-    if (spin % 512 != 0) {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-      continue;
-    }
+  wait_for_result(ready, comm.stream(), [&] {
     ncclResult_t state = ncclSuccess;
     check_nccl(ncclCommGetAsyncError(comm.get(), &state), "ncclCommGetAsyncError", comm.get());
     if (state != ncclSuccess && state != ncclInProgress)
       throw nccl_error(state, nccl_error_text(state, "the distributed reduce's collective", comm.get()) +
                                   "; the communicator is unusable: abort it (ncclCommAbort)");
-    cudaError_t query;
-    {
-      relaxed_capture_mode relaxed;
-      query = cudaStreamQuery(comm.stream());
-    }
-    if (query == cudaErrorNotReady) continue;
-    check_cuda(query, "cudaStreamQuery (waiting for the distributed result)");
-    if (*ready == 0u)
-      throw cuda_error(cudaErrorUnknown, "cascade::reduce (distributed): the stream drained without the result being written");
-  }
-  std::atomic_thread_fence(std::memory_order_acquire);
+  });
 }
 
 // A page-locked [flag | result] block for one result (as reduce_n's), given back unless a failed
