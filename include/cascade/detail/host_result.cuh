@@ -70,6 +70,35 @@ void wait_for_result(unsigned volatile const* ready, cudaStream_t stream, Check 
   std::atomic_thread_fence(std::memory_order_acquire);
 }
 
+// A page-locked [flag | result] block for one result: host_result's slot and flag, given back when it
+// goes unless abandoned (the distributed reduce abandons it when a failed collective may still write it).
+template <class R>
+class host_slot {
+ public:
+  host_slot() : block_(pinned_acquire(offset + sizeof(R))) {
+    ready()[0] = 0u;
+  }
+  ~host_slot() {
+    if (block_ != nullptr) pinned_release(block_);
+  }
+  host_slot(host_slot const&) = delete;
+  host_slot& operator=(host_slot const&) = delete;
+
+  host_result<R> out() const { return {value_slot(), ready()}; }
+  unsigned volatile* ready() const { return static_cast<unsigned volatile*>(block_); }
+  R value() const {
+    R r;
+    std::memcpy(&r, value_slot(), sizeof(R));
+    return r;
+  }
+  void abandon() noexcept { block_ = nullptr; }  // the device may still write it: never reused
+
+ private:
+  static constexpr std::size_t offset = alignof(R) > sizeof(unsigned) ? alignof(R) : sizeof(unsigned);
+  R* value_slot() const { return reinterpret_cast<R*>(static_cast<unsigned char*>(block_) + offset); }
+  void* block_;
+};
+
 // reduce over [first, first + n) (n >= 0 checked by the caller): the form the other algorithms
 // (argmin, transform_reduce, ...) call with iterators of their own that only need operator[].
 template <class Policy, class It, class T, class Op>
@@ -81,23 +110,15 @@ T reduce_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op) 
     throw std::logic_error(
         "cascade::reduce returns its result to the host, which a stream being captured into a graph cannot do; "
         "capture cascade::reduce_into (the result to device memory) instead");
-  constexpr std::size_t offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
-  void* const block = pinned_acquire(offset + sizeof(T));
-  auto* const ready = static_cast<unsigned volatile*>(block);
-  T* const slot = reinterpret_cast<T*>(static_cast<unsigned char*>(block) + offset);
-  *ready = 0u;
+  host_slot<T> slot;
   try {
-    dispatch_reduce_into(policy, first, n, host_result<T>{slot, ready}, init, op);
-    wait_for_result(ready, stream);
+    dispatch_reduce_into(policy, first, n, slot.out(), init, op);
+    wait_for_result(slot.ready(), stream);
   } catch (...) {
     (void)cudaStreamSynchronize(stream);  // enqueued work may still write the block
-    pinned_release(block);
     throw;
   }
-  T result;
-  std::memcpy(&result, slot, sizeof(T));
-  pinned_release(block);  // the flag was the kernel's last write to the block
-  return result;
+  return slot.value();  // the flag was the kernel's last write to the block
 }
 
 }  // namespace cascade::detail

@@ -4,7 +4,7 @@
 //
 // A plan (plans.cuh) says what a rank reduces and how partials combine:
 //   using partial = P; using result_type = R;
-//   static constexpr bool all_reduce;          // NCCL's op (nccl_type(), nccl_op()), else all-gather
+//   static constexpr bool all_reduce;          // NCCL's op (then also nccl_type(), nccl_op()), else all-gather
 //   template <class Policy> void local(Policy const&, int rank, P* slot) const;
 //   fold_op(), result()                        // the all-gather path's ordered fold, and P -> R
 // The steps, on the communicator's device and stream:
@@ -130,35 +130,6 @@ inline void wait_for_ranks(unsigned volatile const* ready, communicator const& c
                                   "; the communicator is unusable: abort it (ncclCommAbort)");
   });
 }
-
-// A page-locked [flag | result] block for one result (as reduce_n's), given back unless a failed
-// collective may still write it.
-template <class R>
-class host_slot {
- public:
-  host_slot() : block_(pinned_acquire(offset + sizeof(R))) {
-    ready()[0] = 0u;
-  }
-  ~host_slot() {
-    if (block_ != nullptr) pinned_release(block_);
-  }
-  host_slot(host_slot const&) = delete;
-  host_slot& operator=(host_slot const&) = delete;
-
-  host_result<R> out() const { return {value_slot(), ready()}; }
-  unsigned volatile* ready() const { return static_cast<unsigned volatile*>(block_); }
-  R value() const {
-    R r;
-    std::memcpy(&r, value_slot(), sizeof(R));
-    return r;
-  }
-  void abandon() noexcept { block_ = nullptr; }  // the device may still write it: never reused
-
- private:
-  static constexpr std::size_t offset = alignof(R) > sizeof(unsigned) ? alignof(R) : sizeof(unsigned);
-  R* value_slot() const { return reinterpret_cast<R*>(static_cast<unsigned char*>(block_) + offset); }
-  void* block_;
-};
 
 inline void refuse_capture(cudaStream_t stream) {
   if (is_capturing(stream))

@@ -135,8 +135,6 @@ struct exact_plan {
   }
   area_sum fold_op() const { return {}; }
   round_area<T, typename call::state> result() const { return {static_cast<double>(init)}; }
-  static constexpr ncclDataType_t nccl_type() { return ncclUint8; }  // never used: all_reduce is false
-  static constexpr ncclRedOp_t nccl_op() { return ncclSum; }
 };
 
 template <class It, class Transform, class T, class Op, class Collective>
@@ -163,8 +161,6 @@ struct arg_plan {
   }
   ranked_op<ArgOp> fold_op() const { return {}; }
   ranked_result result() const { return {}; }
-  static constexpr ncclDataType_t nccl_type() { return ncclUint8; }  // never used: all_reduce is false
-  static constexpr ncclRedOp_t nccl_op() { return ncclSum; }
 };
 
 }  // namespace cascade::detail
