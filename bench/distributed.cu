@@ -1,15 +1,14 @@
 // cascade-distributed: the distributed reduce (cascade/distributed.cuh) on 1, 2, 4, ... of the visible
 // GPUs, one process driving them all (communicator::init_all, the collectives in one NCCL group), with
-// 2^26 .. 2^32 floats per GPU. For each number of ranks and size, in alternating runs (medians of host
-// wall time from the first enqueue until every GPU's stream is done, the data hot: at these sizes it
-// is far beyond L2, so every run reads it from memory):
-//   local         each GPU's cascade::reduce_into of its shard, no collective: the part that scales;
-//   all_reduce    reduce_into(comms, ...) of float plus: the local reduce + NCCL's all-reduce;
-//   all_gather    the same with collective::all_gather: + all-gather of the partials + the ordered fold;
-//   custom op     a functor NCCL does not know (a monoid of a float sum): automatic takes the all-gather;
-//   collective    NCCL's grouped all-reduce of one float per rank alone, and the all-gather of one.
+// 2^26 .. 2^32 floats per GPU. For each number of ranks and size, in alternating runs, two medians:
+// GPU time (hot, as the one-GPU benches take it: every rank's stream is held by a spin kernel while
+// the host enqueues the call, and the call's time is the longest rank's, between CUDA events on its
+// stream, the collective's waits included), and the host wall time from the first enqueue until every
+// GPU's stream is done, the device idle before (the launch-included figure). The data is hot, but at
+// these sizes far beyond L2, so every run reads it from memory. The contenders:
 // Weak scaling: time per call as ranks grow at fixed items per GPU (efficiency t(1) / t(N)); strong
-// scaling: ranks x items per GPU fixed (rows with the same total). Each result is checked against the
+// scaling: ranks x items per GPU fixed (rows with the same total). A summary at the end gives, per size,
+// the weak-scaling efficiency of each contender (GPU time) and the collective's share of the call. Each result is checked against the
 // total of the local sums, on every rank. NCCL_NVLS_ENABLE=0 is set here, as the GPU machines require.
 //
 //   cascade-distributed [--out FILE] [--commit SHA] [--driver VERSION] [--ranks 1,2,4] [--log2-items 26,28,30,32]
@@ -27,6 +26,7 @@
 
 #include "measure/env.cuh"
 #include "measure/fill.cuh"
+#include "measure/timer.cuh"
 
 namespace {
 
@@ -37,6 +37,10 @@ struct custom_sum {  // a functor NCCL has no op for: the all-gather path
 using policy = cascade::default_policy;
 
 double wall_us(std::function<void()> const& run, std::vector<cascade::communicator> const& comms) {
+  for (auto const& c : comms) {  // the device idle first: the time includes the host's launches
+    cascade::detail::scoped_device on(c.device());
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(c.stream()));
+  }
   auto const start = std::chrono::steady_clock::now();
   run();
   for (auto const& c : comms) {
@@ -45,6 +49,58 @@ double wall_us(std::function<void()> const& run, std::vector<cascade::communicat
   }
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
+
+// GPU time of one call over every rank: each stream busy (a spin kernel) while the host enqueues, CUDA
+// events around the call on each rank's stream, the longest rank's time.
+class gpu_timer {
+ public:
+  explicit gpu_timer(std::vector<cascade::communicator> const& comms) : comms_(comms) {
+    for (auto const& c : comms_) {
+      cascade::detail::scoped_device on(c.device());
+      cudaEvent_t a{}, b{};
+      CASCADE_CUDA_CHECK(cudaEventCreate(&a));
+      CASCADE_CUDA_CHECK(cudaEventCreate(&b));
+      start_.push_back(a), stop_.push_back(b);
+    }
+  }
+  ~gpu_timer() {
+    for (std::size_t r = 0; r < comms_.size(); ++r) {
+      cascade::detail::scoped_device on(comms_[r].device());
+      cudaEventDestroy(start_[r]), cudaEventDestroy(stop_[r]);
+    }
+  }
+  gpu_timer(gpu_timer const&) = delete;
+  gpu_timer& operator=(gpu_timer const&) = delete;
+
+  double us(std::function<void()> const& run) {
+    unsigned long long const spin_ns = 100'000 + 50'000 * comms_.size();  // covers the host's enqueue of every rank
+    for (std::size_t r = 0; r < comms_.size(); ++r) {
+      cascade::detail::scoped_device on(comms_[r].device());
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(comms_[r].stream()));
+      cascade_bench::spin_kernel<<<1, 1, 0, comms_[r].stream()>>>(spin_ns);
+      CASCADE_CUDA_CHECK(cudaGetLastError());
+      CASCADE_CUDA_CHECK(cudaEventRecord(start_[r], comms_[r].stream()));
+    }
+    run();
+    float longest = 0;
+    for (std::size_t r = 0; r < comms_.size(); ++r) {
+      cascade::detail::scoped_device on(comms_[r].device());
+      CASCADE_CUDA_CHECK(cudaEventRecord(stop_[r], comms_[r].stream()));
+    }
+    for (std::size_t r = 0; r < comms_.size(); ++r) {
+      cascade::detail::scoped_device on(comms_[r].device());
+      CASCADE_CUDA_CHECK(cudaEventSynchronize(stop_[r]));
+      float ms = 0;
+      CASCADE_CUDA_CHECK(cudaEventElapsedTime(&ms, start_[r], stop_[r]));
+      longest = std::max(longest, ms);
+    }
+    return longest * 1e3;
+  }
+
+ private:
+  std::vector<cascade::communicator> const& comms_;
+  std::vector<cudaEvent_t> start_, stop_;
+};
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -76,9 +132,16 @@ int main(int argc, char** argv) {
   int nccl_version = 0;
   ncclGetVersion(&nccl_version);
   std::printf("cascade-distributed: %d GPU(s) visible, NCCL %d, %d runs each\n", devices, nccl_version, runs);
-  std::printf("%5s %6s %-12s %12s %10s %12s\n", "ranks", "log2 n", "contender", "us", "GB/s/GPU", "of local");
+  std::printf("%5s %6s %-16s %10s %10s %10s %12s\n", "ranks", "log2 n", "contender", "GPU us", "wall us", "GB/s/GPU",
+              "of local");
 
   std::vector<std::string> rows;
+  struct timing {
+    std::string name;
+    int ranks, lg;
+    double gpu_us;
+  };
+  std::vector<timing> summary;
   bool all_ok = true;
   for (int nranks : ranks_to_run) {
     if (nranks > devices) {
@@ -88,6 +151,7 @@ int main(int argc, char** argv) {
     std::vector<int> list(nranks);
     std::iota(list.begin(), list.end(), 0);
     std::vector<cascade::communicator> comms = cascade::communicator::init_all(list);
+    gpu_timer timer(comms);
     for (int lg : log2_sizes) {
       long long const n = 1ll << lg;
       std::vector<float*> data(nranks, nullptr), outs(nranks, nullptr);
@@ -165,23 +229,25 @@ int main(int argc, char** argv) {
           for (float v : got)
             if (v != got[0] || !(std::fabs(v - total) <= 1e-5 * std::fabs(total))) agrees[k] = false;
         }
-        for (auto& c : cs) wall_us(c.run, comms), wall_us(c.run, comms);  // warm-up
-        std::vector<std::vector<double>> times(cs.size());
+        for (auto& c : cs) wall_us(c.run, comms), timer.us(c.run);  // warm-up
+        std::vector<std::vector<double>> gpu(cs.size()), wall(cs.size());
         for (int i = 0; i < runs; ++i)
-          for (std::size_t k = 0; k < cs.size(); ++k) times[k].push_back(wall_us(cs[k].run, comms));
-        double const local = median(times[0]);
+          for (std::size_t k = 0; k < cs.size(); ++k) gpu[k].push_back(timer.us(cs[k].run)), wall[k].push_back(wall_us(cs[k].run, comms));
+        double const local = median(gpu[0]);
         for (std::size_t k = 0; k < cs.size(); ++k) {
-          double const us = median(times[k]);
+          double const us = median(gpu[k]), wall_median = median(wall[k]);
           double const gbs = k < 4 ? n * sizeof(float) / us / 1e3 : 0;
-          std::printf("%5d %6d %-16s %10.1f %10.0f %11.3fx%s\n", nranks, lg, cs[k].name.c_str(), us, gbs, us / local,
-                      agrees[k] ? "" : "  DISAGREES");
+          std::printf("%5d %6d %-16s %10.1f %10.1f %10s %11.3fx%s\n", nranks, lg, cs[k].name.c_str(), us, wall_median,
+                      k < 4 ? std::to_string(static_cast<long>(gbs)).c_str() : "-", us / local, agrees[k] ? "" : "  DISAGREES");
           all_ok = all_ok && agrees[k];
+          summary.push_back({cs[k].name, nranks, lg, us});
           char row[1024];
           std::snprintf(row, sizeof row,
                         "{\"kind\": \"timing\", \"family\": \"distributed\", \"item\": \"float\", \"ranks\": %d, "
-                        "\"items_per_rank\": %lld, \"log2_items_per_rank\": %d, \"name\": \"%s\", \"wall_us\": %.3f, "
-                        "\"local_us\": %.3f, \"gbs_per_rank\": %.1f, \"nccl_version\": %d, \"agrees\": %s}",
-                        nranks, n, lg, cs[k].name.c_str(), us, local, gbs, nccl_version, agrees[k] ? "true" : "false");
+                        "\"items_per_rank\": %lld, \"log2_items_per_rank\": %d, \"name\": \"%s\", \"gpu_us\": %.3f, "
+                        "\"wall_us\": %.3f, \"local_gpu_us\": %.3f, \"gbs_per_rank\": %.1f, \"nccl_version\": %d, "
+                        "\"agrees\": %s}",
+                        nranks, n, lg, cs[k].name.c_str(), us, wall_median, local, gbs, nccl_version, agrees[k] ? "true" : "false");
           rows.push_back(row);
         }
         for (int r = 0; r < nranks; ++r) {
@@ -196,9 +262,33 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // Weak scaling: each contender's GPU time on 1 rank over its time on N at the same items per GPU;
+  // the collective's share: what the call adds to the local reduce, of the call's time.
+  auto const find = [&](std::string const& name, int ranks, int lg) {
+    for (auto const& t : summary)
+      if (t.name == name && t.ranks == ranks && t.lg == lg) return t.gpu_us;
+    return 0.0;
+  };
+  std::printf("\nweak scaling (GPU time at 1 rank / at N, same items per GPU) and the collective's share (call - local) / call\n");
+  std::printf("%6s %5s %12s %12s %12s %14s %14s\n", "log2 n", "ranks", "all_reduce", "all_gather", "custom op",
+              "share (reduce)", "share (gather)");
+  for (int lg : log2_sizes)
+    for (int nranks : ranks_to_run) {
+      double const local = find("local", nranks, lg);
+      if (local == 0) continue;
+      auto const eff = [&](char const* name) {
+        double const one = find(name, 1, lg), many = find(name, nranks, lg);
+        return one > 0 && many > 0 ? one / many : 0.0;
+      };
+      double const ar = find("all_reduce", nranks, lg), ag = find("all_gather", nranks, lg);
+      std::printf("%6d %5d %11.1f%% %11.1f%% %11.1f%% %13.2f%% %13.2f%%\n", lg, nranks, 100 * eff("all_reduce"),
+                  100 * eff("all_gather"), 100 * eff("custom op"), 100 * (ar - local) / ar, 100 * (ag - local) / ag);
+    }
   std::string const method =
-      "host wall time from the first enqueue until every rank's stream is done, one process driving every GPU "
-      "(the collectives in one NCCL group), medians of alternating runs; NCCL_NVLS_ENABLE=0";
+      "gpu_us: CUDA events on each rank's stream around the call, every stream held by a spin kernel while the host "
+      "enqueues (launch excluded), the longest rank's time; wall_us: host wall time from the first enqueue until every "
+      "rank's stream is done, the device idle before (launch included); one process driving every GPU (the "
+      "collectives in one NCCL group), medians of alternating runs, data hot but far beyond L2; NCCL_NVLS_ENABLE=0";
   bool const written = opts.out_path.empty() ||
                        cascade_bench::write_results(opts.out_path, cascade_bench::read_environment(), opts, method.c_str(), rows);
   return written && all_ok ? 0 : 1;

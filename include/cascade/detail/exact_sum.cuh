@@ -579,10 +579,12 @@ __host__ __device__ inline R with_specials(unsigned flags, R finite) {
   return finite;
 }
 
-// Loads from the spill, whose chunks other blocks' atomics wrote: from L2 on the device.
+// Loads from the spill, whose chunks other blocks' atomics wrote: from L2 on the device. An area can
+// also be a local copy (the distributed reduce rounds the ranks' areas added in registers), which
+// ld.global.cg cannot read (cudaErrorInvalidAddressSpace).
 __host__ __device__ inline unsigned long long load_word(unsigned long long const* p) {
 #ifdef __CUDA_ARCH__
-  return __ldcg(p);
+  return __isGlobal(p) ? __ldcg(p) : *p;
 #else
   return *p;
 #endif
