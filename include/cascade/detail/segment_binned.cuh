@@ -176,7 +176,7 @@ __global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
       int const count = __popc(left);
       for (int r0 = lane / lanes; r0 - lane / lanes < count; r0 += 32 / lanes) {
         bool const mine_now = r0 < count;
-        T const r = group_fold<lanes, LaneCoarse, false>(first, mine_now ? staged[warp][r0] : segment_bounds{0, 0},
+        T const r = group_fold<lanes, LaneCoarse>(first, mine_now ? staged[warp][r0] : segment_bounds{0, 0},
                                                   lane % lanes, init, op);
         if (mine_now && lane % lanes == 0) store_value(d_out + (s0 + staged_lane[warp][r0]), r);
       }

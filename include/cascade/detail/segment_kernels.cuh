@@ -28,12 +28,8 @@ __device__ __forceinline__ void fold_item(T& acc, bool& has, X const& x, Op op) 
   has = true;
 }
 
-// Folds items [i, end) of one run, CoarseFactor loads in flight at a time, Stride apart. The last
-// round (fewer than CoarseFactor items left) issues its loads together too, predicated: as a loop of
-// one load a turn, each load waited for the one before (a 16-item segment under warp<4> took four
-// memory latencies in lanes 1-3 instead of one). BatchedTail = false keeps that loop, for kernels at
-// a register cap (segment_binned_kernel: the predicated loads' registers spill there).
-template <int CoarseFactor, int Stride, bool BatchedTail = true, class T, class It, class Op>
+// Folds items [i, end) of one run, CoarseFactor loads in flight at a time, Stride apart.
+template <int CoarseFactor, int Stride, class T, class It, class Op>
 __device__ __forceinline__ void fold_run_strided(T& acc, bool& has, It first, long long i, long long end, Op op) {
   using X = input_value_t<It>;  // (a device_ptr reads as device_reference: hold the value)
   for (; end - i >= static_cast<long long>(CoarseFactor) * Stride; i += static_cast<long long>(CoarseFactor) * Stride) {
@@ -43,18 +39,7 @@ __device__ __forceinline__ void fold_run_strided(T& acc, bool& has, It first, lo
 #pragma unroll
     for (int k = 0; k < CoarseFactor; ++k) fold_item(acc, has, items[k], op);
   }
-  if constexpr (!BatchedTail) {
-    for (; i < end; i += Stride) fold_item(acc, has, first[i], op);
-  } else if (i < end) {
-    int const left = static_cast<int>((end - i + Stride - 1) / Stride);  // 1 .. CoarseFactor - 1
-    X items[CoarseFactor];
-#pragma unroll
-    for (int k = 0; k < CoarseFactor; ++k)
-      if (k < left) items[k] = first[i + static_cast<long long>(k) * Stride];
-#pragma unroll
-    for (int k = 0; k < CoarseFactor; ++k)
-      if (k < left) fold_item(acc, has, items[k], op);
-  }
+  for (; i < end; i += Stride) fold_item(acc, has, first[i], op);
 }
 
 // One thread a segment: consecutive threads own consecutive segments, so that short segments' loads
@@ -63,17 +48,12 @@ template <int BlockSize, int CoarseFactor, class T, class It, class Segments, cl
 __global__ void __launch_bounds__(BlockSize)
     segment_thread_kernel(It first, Segments segments, long long num_segments, OutIt d_out, T init, Op op) {
   long long const stride = static_cast<long long>(gridDim.x) * BlockSize;
-  long long s = static_cast<long long>(blockIdx.x) * BlockSize + threadIdx.x;
-  segment_bounds seg = s < num_segments ? segments(s) : segment_bounds{0, 0};
-  for (; s < num_segments; s += stride) {
-    // the next round's bounds load while this round's items do (else each round waits for two
-    // memory latencies, one after the other)
-    segment_bounds const next = s + stride < num_segments ? segments(s + stride) : segment_bounds{0, 0};
+  for (long long s = static_cast<long long>(blockIdx.x) * BlockSize + threadIdx.x; s < num_segments; s += stride) {
+    segment_bounds const seg = segments(s);
     T acc = init;
     bool has = true;  // init is the fold's first value
     fold_run_strided<CoarseFactor, 1>(acc, has, first, seg.begin, seg.end, op);
     store_value(d_out + s, acc);
-    seg = next;
   }
 }
 
@@ -81,20 +61,20 @@ __global__ void __launch_bounds__(BlockSize)
 // every lane of the warp calls it together (the shuffles), those without a segment with an empty one.
 // Commutative ops read striped, others blocked; offsets go up, so each lane folds an ordered window
 // of lanes (detail/warp_reduce.cuh).
-template <int Width, int CoarseFactor, bool BatchedTail = true, class T, class It, class Op>
+template <int Width, int CoarseFactor, class T, class It, class Op>
 __device__ __forceinline__ T group_fold(It first, segment_bounds seg, int lane, T init, Op op) {
   long long const n = seg.size();
   T acc{};
   bool has = false;
   int valid;  // lanes [0, valid) hold a value
   if constexpr (is_commutative_v<Op>) {
-    fold_run_strided<CoarseFactor, Width, BatchedTail>(acc, has, first, seg.begin + lane, seg.end, op);
+    fold_run_strided<CoarseFactor, Width>(acc, has, first, seg.begin + lane, seg.end, op);
     valid = n < Width ? static_cast<int>(n) : Width;
   } else {
     long long const run = (n + Width - 1) / Width;
     long long const lo = seg.begin + lane * run;
     long long const hi = seg.end - lo < run ? seg.end : lo + run;
-    fold_run_strided<CoarseFactor, 1, BatchedTail>(acc, has, first, lo, hi, op);
+    fold_run_strided<CoarseFactor, 1>(acc, has, first, lo, hi, op);
     valid = run == 0 ? 0 : static_cast<int>((n + run - 1) / run);
   }
 #pragma unroll
@@ -120,6 +100,7 @@ __global__ void __launch_bounds__(BlockSize)
     if (lane == 0 && s < num_segments) store_value(d_out + s, r);
   }
 }
+
 // f(n) with n as the tile loop's offset type: 32 bits where they hold n plus one tile past it.
 template <long long Tile, class F>
 __device__ __forceinline__ auto with_segment_offset(long long n, F&& f) {
