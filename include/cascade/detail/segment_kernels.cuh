@@ -17,6 +17,7 @@
 #include "segments.cuh"
 #include "shuffle.cuh"
 #include "sinks.cuh"
+#include "vector_load.cuh"
 
 namespace cascade::detail {
 
@@ -42,17 +43,71 @@ __device__ __forceinline__ void fold_run_strided(T& acc, bool& has, It first, lo
   for (; i < end; i += Stride) fold_item(acc, has, first[i], op);
 }
 
+// Commutative ops over a 16-byte-aligned pointer (vector_load.cuh): segment `seg`'s aligned middle in
+// 16-byte vectors (4 floats), lane l taking vectors l, l + Width, ..., CoarseFactor in flight; the
+// head before the first vector boundary and the tail after the last (fewer than a vector each) one item
+// a lane. One load instruction brings a lane 16 bytes instead of 4. Returns how many lanes hold a
+// value: always a prefix [0, valid), as each part fills lanes from 0.
+template <int Width, int CoarseFactor, class T, class It, class Op>
+__device__ __forceinline__ int fold_vectors(T& acc, bool& has, It first, segment_bounds seg, int lane, Op op) {
+  using in = vector_input<It>;
+  constexpr long long V = in::width;
+  long long const b = seg.begin, e = seg.end;
+  long long const up = (b + V - 1) / V * V;
+  long long const a0 = up < e ? up : e;
+  long long const down = e / V * V;
+  long long const a1 = down > a0 ? down : a0;
+  int const head = static_cast<int>(a0 - b), tail = static_cast<int>(e - a1);
+  for (int i = lane; i < head; i += Width) fold_item(acc, has, first[b + i], op);
+  for (int i = lane; i < tail; i += Width) fold_item(acc, has, first[a1 + i], op);
+  long long const vectors = (a1 - a0) / V;
+  long long v = lane;
+  for (; vectors - v >= static_cast<long long>(CoarseFactor) * Width; v += static_cast<long long>(CoarseFactor) * Width) {
+    typename in::raw_type raw[CoarseFactor];
+#pragma unroll
+    for (int k = 0; k < CoarseFactor; ++k) raw[k] = in::load(first, a0 + (v + static_cast<long long>(k) * Width) * V);
+#pragma unroll
+    for (int k = 0; k < CoarseFactor; ++k)
+#pragma unroll
+      for (int j = 0; j < in::width; ++j) fold_item(acc, has, in::item(first, raw[k], j, 0), op);
+  }
+  for (; v < vectors; v += Width) {
+    typename in::raw_type const raw = in::load(first, a0 + v * V);
+#pragma unroll
+    for (int j = 0; j < in::width; ++j) fold_item(acc, has, in::item(first, raw, j, 0), op);
+  }
+  int const parts[3] = {head < Width ? head : Width, tail < Width ? tail : Width,
+                        static_cast<int>(vectors < Width ? vectors : Width)};
+  int const most = parts[0] > parts[1] ? parts[0] : parts[1];
+  return most > parts[2] ? most : parts[2];
+}
+
+// Whether a kernel over `first` with op Op reads segments through fold_vectors.
+template <class It, class Op>
+__device__ __forceinline__ bool segment_vectors(It const& first) {
+  if constexpr (is_commutative_v<Op> && vector_input<It>::enabled) return is_vector_aligned(first);
+  else return false;
+}
+
 // One thread a segment: consecutive threads own consecutive segments, so that short segments' loads
 // coalesce across the warp.
 template <int BlockSize, int CoarseFactor, class T, class It, class Segments, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize)
     segment_thread_kernel(It first, Segments segments, long long num_segments, OutIt d_out, T init, Op op) {
   long long const stride = static_cast<long long>(gridDim.x) * BlockSize;
+  bool const vectors = segment_vectors<It, Op>(first);
   for (long long s = static_cast<long long>(blockIdx.x) * BlockSize + threadIdx.x; s < num_segments; s += stride) {
     segment_bounds const seg = segments(s);
     T acc = init;
     bool has = true;  // init is the fold's first value
-    fold_run_strided<CoarseFactor, 1>(acc, has, first, seg.begin, seg.end, op);
+    bool done = false;
+    if constexpr (vector_input<It>::enabled) {
+      if (vectors) {
+        fold_vectors<1, CoarseFactor>(acc, has, first, seg, 0, op);
+        done = true;
+      }
+    }
+    if (!done) fold_run_strided<CoarseFactor, 1>(acc, has, first, seg.begin, seg.end, op);
     store_value(d_out + s, acc);
   }
 }
@@ -61,15 +116,25 @@ __global__ void __launch_bounds__(BlockSize)
 // every lane of the warp calls it together (the shuffles), those without a segment with an empty one.
 // Commutative ops read striped, others blocked; offsets go up, so each lane folds an ordered window
 // of lanes (detail/warp_reduce.cuh).
+// `vectors`: segment_vectors(first) (false where a kernel's register cap cannot hold the vectors).
 template <int Width, int CoarseFactor, class T, class It, class Op>
-__device__ __forceinline__ T group_fold(It first, segment_bounds seg, int lane, T init, Op op) {
+__device__ __forceinline__ T group_fold(It first, segment_bounds seg, int lane, T init, Op op, bool vectors = false) {
   long long const n = seg.size();
   T acc{};
   bool has = false;
   int valid;  // lanes [0, valid) hold a value
   if constexpr (is_commutative_v<Op>) {
-    fold_run_strided<CoarseFactor, Width>(acc, has, first, seg.begin + lane, seg.end, op);
-    valid = n < Width ? static_cast<int>(n) : Width;
+    bool done = false;
+    if constexpr (vector_input<It>::enabled) {
+      if (vectors) {
+        valid = fold_vectors<Width, CoarseFactor>(acc, has, first, seg, lane, op);
+        done = true;
+      }
+    }
+    if (!done) {
+      fold_run_strided<CoarseFactor, Width>(acc, has, first, seg.begin + lane, seg.end, op);
+      valid = n < Width ? static_cast<int>(n) : Width;
+    }
   } else {
     long long const run = (n + Width - 1) / Width;
     long long const lo = seg.begin + lane * run;
@@ -93,10 +158,11 @@ __global__ void __launch_bounds__(BlockSize)
   constexpr int groups = BlockSize / Width;
   int const lane = static_cast<int>(threadIdx.x) % Width;
   long long const stride = static_cast<long long>(gridDim.x) * groups;
+  bool const vectors = segment_vectors<It, Op>(first);
   for (long long s0 = static_cast<long long>(blockIdx.x) * groups; s0 < num_segments; s0 += stride) {
     long long const s = s0 + static_cast<long long>(threadIdx.x) / Width;
     segment_bounds const seg = s < num_segments ? segments(s) : segment_bounds{0, 0};
-    T const r = group_fold<Width, CoarseFactor>(first, seg, lane, init, op);
+    T const r = group_fold<Width, CoarseFactor>(first, seg, lane, init, op, vectors);
     if (lane == 0 && s < num_segments) store_value(d_out + s, r);
   }
 }
