@@ -194,7 +194,7 @@ __device__ __forceinline__ void fold_listed(It first, Segments segments, unsigne
   long long const i = chunk * (BlockSize / Width) + threadIdx.x / Width;
   unsigned const s = i < count ? ids[i] : 0u;
   T const r = group_fold<Width, CoarseFactor>(first, i < count ? segments(s) : segment_bounds{0, 0},
-                                              static_cast<int>(threadIdx.x % Width), init, op, segment_vectors<It, Op>(first));
+                                              static_cast<int>(threadIdx.x % Width), init, op);
   if (i < count && threadIdx.x % Width == 0) store_value(d_out + s, r);
 }
 

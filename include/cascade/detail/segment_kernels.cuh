@@ -44,10 +44,12 @@ __device__ __forceinline__ void fold_run_strided(T& acc, bool& has, It first, lo
 }
 
 // Commutative ops over a 16-byte-aligned pointer (vector_load.cuh): segment `seg`'s aligned middle in
-// 16-byte vectors (4 floats), lane l taking vectors l, l + Width, ..., CoarseFactor in flight; the
-// head before the first vector boundary and the tail after the last (fewer than a vector each) one item
-// a lane. One load instruction brings a lane 16 bytes instead of 4. Returns how many lanes hold a
-// value: always a prefix [0, valid), as each part fills lanes from 0.
+// 16-byte vectors (4 floats), lane l of Width taking vectors l, l + Width, ..., CoarseFactor in flight;
+// the head before the first vector boundary and the tail after the last (fewer than a vector each)
+// one item a lane. One load instruction brings a lane 16 bytes instead of 4. Returns how many lanes
+// hold a value: always a prefix [0, valid), as each part fills lanes from 0. (Measured on the H200,
+// segment::thread_vectors gains at 16 items; the same reads in warp<W> and in binned's lists were
+// slower than their scalar loads at 16-256 items: bench/results/segmented-2026-11-26.)
 template <int Width, int CoarseFactor, class T, class It, class Op>
 __device__ __forceinline__ int fold_vectors(T& acc, bool& has, It first, segment_bounds seg, int lane, Op op) {
   using in = vector_input<It>;
@@ -82,7 +84,7 @@ __device__ __forceinline__ int fold_vectors(T& acc, bool& has, It first, segment
   return most > parts[2] ? most : parts[2];
 }
 
-// Whether a kernel over `first` with op Op reads segments through fold_vectors.
+// Whether a kernel over `first` with op Op can read segments through fold_vectors.
 template <class It, class Op>
 __device__ __forceinline__ bool segment_vectors(It const& first) {
   if constexpr (is_commutative_v<Op> && vector_input<It>::enabled) return is_vector_aligned(first);
@@ -90,18 +92,20 @@ __device__ __forceinline__ bool segment_vectors(It const& first) {
 }
 
 // One thread a segment: consecutive threads own consecutive segments, so that short segments' loads
-// coalesce across the warp.
-template <int BlockSize, int CoarseFactor, class T, class It, class Segments, class OutIt, class Op>
+// coalesce across the warp. Vectors (segment::thread_vectors): 16-byte loads where segment_vectors
+// allows (fold_vectors); without, the kernel holds no vector code (its registers as before).
+template <int BlockSize, int CoarseFactor, bool Vectors, class T, class It, class Segments, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize)
     segment_thread_kernel(It first, Segments segments, long long num_segments, OutIt d_out, T init, Op op) {
   long long const stride = static_cast<long long>(gridDim.x) * BlockSize;
-  bool const vectors = segment_vectors<It, Op>(first);
+  bool vectors = false;
+  if constexpr (Vectors) vectors = segment_vectors<It, Op>(first);
   for (long long s = static_cast<long long>(blockIdx.x) * BlockSize + threadIdx.x; s < num_segments; s += stride) {
     segment_bounds const seg = segments(s);
     T acc = init;
     bool has = true;  // init is the fold's first value
     bool done = false;
-    if constexpr (vector_input<It>::enabled) {
+    if constexpr (Vectors && vector_input<It>::enabled) {
       if (vectors) {
         fold_vectors<1, CoarseFactor>(acc, has, first, seg, 0, op);
         done = true;
@@ -116,25 +120,15 @@ __global__ void __launch_bounds__(BlockSize)
 // every lane of the warp calls it together (the shuffles), those without a segment with an empty one.
 // Commutative ops read striped, others blocked; offsets go up, so each lane folds an ordered window
 // of lanes (detail/warp_reduce.cuh).
-// `vectors`: segment_vectors(first) (false where a kernel's register cap cannot hold the vectors).
 template <int Width, int CoarseFactor, class T, class It, class Op>
-__device__ __forceinline__ T group_fold(It first, segment_bounds seg, int lane, T init, Op op, bool vectors = false) {
+__device__ __forceinline__ T group_fold(It first, segment_bounds seg, int lane, T init, Op op) {
   long long const n = seg.size();
   T acc{};
   bool has = false;
   int valid;  // lanes [0, valid) hold a value
   if constexpr (is_commutative_v<Op>) {
-    bool done = false;
-    if constexpr (vector_input<It>::enabled) {
-      if (vectors) {
-        valid = fold_vectors<Width, CoarseFactor>(acc, has, first, seg, lane, op);
-        done = true;
-      }
-    }
-    if (!done) {
-      fold_run_strided<CoarseFactor, Width>(acc, has, first, seg.begin + lane, seg.end, op);
-      valid = n < Width ? static_cast<int>(n) : Width;
-    }
+    fold_run_strided<CoarseFactor, Width>(acc, has, first, seg.begin + lane, seg.end, op);
+    valid = n < Width ? static_cast<int>(n) : Width;
   } else {
     long long const run = (n + Width - 1) / Width;
     long long const lo = seg.begin + lane * run;
@@ -158,11 +152,10 @@ __global__ void __launch_bounds__(BlockSize)
   constexpr int groups = BlockSize / Width;
   int const lane = static_cast<int>(threadIdx.x) % Width;
   long long const stride = static_cast<long long>(gridDim.x) * groups;
-  bool const vectors = segment_vectors<It, Op>(first);
   for (long long s0 = static_cast<long long>(blockIdx.x) * groups; s0 < num_segments; s0 += stride) {
     long long const s = s0 + static_cast<long long>(threadIdx.x) / Width;
     segment_bounds const seg = s < num_segments ? segments(s) : segment_bounds{0, 0};
-    T const r = group_fold<Width, CoarseFactor>(first, seg, lane, init, op, vectors);
+    T const r = group_fold<Width, CoarseFactor>(first, seg, lane, init, op);
     if (lane == 0 && s < num_segments) store_value(d_out + s, r);
   }
 }

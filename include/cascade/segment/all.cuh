@@ -8,6 +8,7 @@
 #include "blocks.cuh"
 #include "tag.cuh"
 #include "thread.cuh"
+#include "thread_vectors.cuh"
 #include "warp.cuh"
 
 namespace cascade::segment {
@@ -15,6 +16,7 @@ namespace cascade::segment {
 using all = detail::type_list<
     // registry:begin
     thread,
+    thread_vectors,
     warp<2>,
     warp<4>,
     warp<8>,

@@ -25,7 +25,7 @@ struct segment_owner<segment::thread> {
                   cudaStream_t stream) {
     constexpr int block = Policy::block_size;
     unsigned const grid = segment_grid(num_segments, block, current_device(), block);
-    launch(&segment_thread_kernel<block, Policy::coarse_factor, T, It, Segments, OutIt, Op>, grid, block, stream,
+    launch(&segment_thread_kernel<block, Policy::coarse_factor, false, T, It, Segments, OutIt, Op>, grid, block, stream,
            "segment_thread_kernel<<<...>>> (launch)", first, segments, num_segments, d_out, init, op);
   }
 };
