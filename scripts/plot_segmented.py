@@ -27,7 +27,7 @@ except ImportError:
     sys.exit('plot_segmented.py: matplotlib is missing; install it with: pip install matplotlib')
 
 CUB_NAME = 'cub::DeviceSegmentedReduce::Sum'
-OWNER_ORDER = ['thread', 'warp<2>', 'warp<4>', 'warp<8>', 'warp<16>', 'warp<32>', 'block', 'blocks', 'binned']
+OWNER_ORDER = ['thread', 'thread_vectors', 'warp<2>', 'warp<4>', 'warp<8>', 'warp<16>', 'warp<32>', 'block', 'blocks', 'binned']
 
 
 def cub_label(version):
@@ -54,7 +54,7 @@ def owner_rank(label):
 
 
 OWNER_STYLE = {  # color, marker: told apart by both
-    'thread': ('#9467bd', 'v'), 'warp<2>': ('#aec7e8', '1'), 'warp<4>': ('#17becf', '<'),
+    'thread': ('#9467bd', 'v'), 'thread_vectors': ('#c5b0d5', '^'), 'warp<2>': ('#aec7e8', '1'), 'warp<4>': ('#17becf', '<'),
     'warp<8>': ('#2ca02c', '>'), 'warp<16>': ('#bcbd22', 'D'), 'warp<32>': ('#7f7f7f', 'p'),
     'block': ('#8c564b', 'h'), 'blocks': ('#e377c2', '*'), 'binned': ('#004d40', 'X'),
 }
