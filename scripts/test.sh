@@ -62,16 +62,16 @@ fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 # Without a GPU only the host-side tests run (the GPU ones skip), so the build is a compile check:
-# device code to PTX only (-Dcuda-sass=false: no ptxas) with device optimization off (-G, which Meson's
-# optimization=0 means for CUDA), host code at -O0. It compiles the same C++ to the same PTX, the
+# device code to PTX only (-Dcuda-sass=false: no ptxas) with device optimization off (cicc -O0, which
+# meson.build adds then; plain build type: no -O flags, so host code at gcc's -O0). It compiles the same C++ to the same PTX, the
 # objects in 0.66x the CPU time of the build with SASS and ptxas -O0 (algorithms_test.cu on this kind
 # of machine: 290 s -> 105 s, cicc 173 s and ptxas 78 s before; files heavy in host code gain less). The tests that run nvcc
 # themselves (compile_fail, arch_builds, arch_consumer, packaging) follow (CASCADE_CUDA_PTX_ONLY).
 # With a GPU: a release build.
 build_type=(--buildtype=release)
 if ! nvidia-smi -L >/dev/null 2>&1; then
-  build_type=(--buildtype=release -Doptimization=0 -Dcuda-sass=false)
-  echo "== no GPU: device code to PTX only, unoptimized (-G), host code at -O0 (only host-side tests run here)"
+  build_type=(--buildtype=plain -Dcuda-sass=false)
+  echo "== no GPU: device code to PTX only, unoptimized (cicc -O0), host code at -O0 (only host-side tests run here)"
 fi
 if [ ! -f "$build_dir/build.ninja" ]; then
   meson setup "$build_dir" "${build_type[@]}" ${CASCADE_MESON_ARGS:-}

@@ -13,11 +13,11 @@ compiler = [a for a in sys.argv[1:sep] if not a.startswith(('-gencode', '-arch')
 include_dir, test_dir, units = sys.argv[sep + 1], sys.argv[sep + 2], sys.argv[sep + 3:]
 archs = ['80', '100']
 # CASCADE_CUDA_PTX_ONLY=1 (a build with -Dcuda-sass=false: no GPU, a compile check): their PTX only, as
-# the build's own, with device optimization off (-G), which is what costs in PTX-only compiles.
+# the build's own, with device optimization off (cicc -O0), which is what costs in PTX-only compiles.
 ptx_only = os.environ.get('CASCADE_CUDA_PTX_ONLY') == '1'
 gencode = ['-gencode=arch=compute_%s,code=%s_%s' % (a, 'compute' if ptx_only else 'sm', a) for a in archs]
 if ptx_only:
-    gencode.append('-G')
+    gencode += ['-Xcicc', '-O0']
 workers = max(1, min(len(units), os.cpu_count() or 1))
 
 

@@ -22,7 +22,7 @@ root, nvcc = os.path.abspath(sys.argv[1]), sys.argv[2]
 # CASCADE_CUDA_PTX_ONLY=1 (a build with -Dcuda-sass=false: no GPU, a compile check): the consumers
 # compile PTX only, device optimization off, as the build itself does; what they check is the same.
 ptx_only = os.environ.get('CASCADE_CUDA_PTX_ONLY') == '1'
-DEVICE_FLAGS = ['-arch=compute_90', '-G'] if ptx_only else []
+DEVICE_FLAGS = ['-arch=compute_90', '-Xcicc', '-O0'] if ptx_only else []
 CMAKE_ARCHITECTURES = '90-virtual' if ptx_only else '90'
 env = dict(os.environ, PATH=os.path.dirname(nvcc) + os.pathsep + os.environ.get('PATH', ''))
 require_gpu = os.environ.get('CASCADE_REQUIRE_GPU') == '1'
@@ -225,7 +225,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 os.symlink(root, os.path.join(d, 'cascade'))
             out = run([cmake, '-S', d, '-B', os.path.join(d, 'build'), '-G', 'Ninja',
                        '-DCMAKE_CUDA_COMPILER=' + nvcc, '-DCMAKE_CUDA_ARCHITECTURES=' + CMAKE_ARCHITECTURES] +
-                      (['-DCMAKE_CUDA_FLAGS=-G'] if ptx_only else []) + extra_args, stderr_too=True)
+                      (['-DCMAKE_CUDA_FLAGS=-Xcicc -O0'] if ptx_only else []) + extra_args, stderr_too=True)
             assert 'CMake Warning' not in out and 'CMake Deprecation Warning' not in out, out[-3000:]
             run([cmake, '--build', os.path.join(d, 'build')])
             # the compile line: cascade's include directory and --extended-lambda, from the target
