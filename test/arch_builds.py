@@ -16,8 +16,7 @@ archs = ['80', '100']
 # the build's own, with device optimization off (cicc -O0), which is what costs in PTX-only compiles.
 ptx_only = os.environ.get('CASCADE_CUDA_PTX_ONLY') == '1'
 gencode = ['-gencode=arch=compute_%s,code=%s_%s' % (a, 'compute' if ptx_only else 'sm', a) for a in archs]
-if ptx_only:
-    gencode += ['-Xcicc', '-O0']
+# (the build's cuda_args, passed in, already hold -Xcicc -O0 then: nvvm refuses it twice)
 workers = max(1, min(len(units), os.cpu_count() or 1))
 
 

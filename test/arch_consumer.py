@@ -25,7 +25,8 @@ ptx_only = os.environ.get('CASCADE_CUDA_PTX_ONLY') == '1'
 
 def build(arch, tmp):
     exe = os.path.join(tmp, 'consumer_sm' + arch)
-    target = ['-arch=compute_' + arch, '-Xcicc', '-O0'] if ptx_only else ['-arch=sm_' + arch]
+    # (the build's cuda_args, passed in, already hold -Xcicc -O0 when ptx_only: nvvm refuses it twice)
+    target = ['-arch=compute_' + arch] if ptx_only else ['-arch=sm_' + arch]
     cmd = compiler + ['-std=c++20'] + target + ['-I', include_dir, source, '-o', exe]
     r = subprocess.run(cmd, capture_output=True, text=True)
     return arch, exe, r.returncode, r.stdout + r.stderr
