@@ -18,16 +18,20 @@ struct thread : tag {
 
 namespace cascade::detail {
 
-template <>
-struct segment_owner<segment::thread> {
+// One thread a segment; Vectors: 16-byte loads where they can be used (segment::thread_vectors).
+template <bool Vectors>
+struct thread_owner {
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
   static void run(It first, Segments segments, long long num_segments, long long, OutIt d_out, T init, Op op,
                   cudaStream_t stream) {
     constexpr int block = Policy::block_size;
     unsigned const grid = segment_grid(num_segments, block, current_device(), block);
-    launch(&segment_thread_kernel<block, Policy::coarse_factor, false, T, It, Segments, OutIt, Op>, grid, block, stream,
+    launch(&segment_thread_kernel<block, Policy::coarse_factor, Vectors, T, It, Segments, OutIt, Op>, grid, block, stream,
            "segment_thread_kernel<<<...>>> (launch)", first, segments, num_segments, d_out, init, op);
   }
 };
+
+template <>
+struct segment_owner<segment::thread> : thread_owner<false> {};
 
 }  // namespace cascade::detail

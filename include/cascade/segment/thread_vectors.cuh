@@ -6,10 +6,8 @@
 // 69%); at 1 and 4 items its extra index work makes it slower than segment::thread.
 #pragma once
 
-#include "../detail/device.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/segment_kernels.cuh"
 #include "tag.cuh"
+#include "thread.cuh"
 
 namespace cascade::segment {
 
@@ -22,15 +20,6 @@ struct thread_vectors : tag {
 namespace cascade::detail {
 
 template <>
-struct segment_owner<segment::thread_vectors> {
-  template <class Policy, class T, class It, class Segments, class OutIt, class Op>
-  static void run(It first, Segments segments, long long num_segments, long long, OutIt d_out, T init, Op op,
-                  cudaStream_t stream) {
-    constexpr int block = Policy::block_size;
-    unsigned const grid = segment_grid(num_segments, block, current_device(), block);
-    launch(&segment_thread_kernel<block, Policy::coarse_factor, true, T, It, Segments, OutIt, Op>, grid, block, stream,
-           "segment_thread_kernel<<<...>>> (launch, vectors)", first, segments, num_segments, d_out, init, op);
-  }
-};
+struct segment_owner<segment::thread_vectors> : thread_owner<true> {};
 
 }  // namespace cascade::detail
