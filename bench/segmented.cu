@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
     cudaFree(temp);
   };
 
-  for (long long size : {1ll, 4ll, 16ll, 64ll, 256ll, 1024ll, 16384ll, 1ll << 20}) {
+  for (long long size : {1ll, 4ll, 8ll, 10ll, 16ll, 32ll, 64ll, 256ll, 1024ll, 16384ll, 1ll << 20}) {
     long long const segments = items / size;
     std::vector<int> h(segments + 1);
     for (long long s = 0; s <= segments; ++s) h[s] = static_cast<int>(s * size);

@@ -65,7 +65,7 @@ struct vector_view {
   __device__ static raw_type load(View const& view, Offset i) {
     return pointer::load(view.first, i);
   }
-  __device__ static bool aligned(View const& view) { return pointer::aligned(view.first); }
+  __host__ __device__ static bool aligned(View const& view) { return pointer::aligned(view.first); }
 };
 
 template <class U, class F, class T>

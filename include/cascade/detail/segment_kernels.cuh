@@ -86,7 +86,7 @@ __device__ __forceinline__ int fold_vectors(T& acc, bool& has, It first, segment
 
 // Whether a kernel over `first` with op Op can read segments through fold_vectors.
 template <class It, class Op>
-__device__ __forceinline__ bool segment_vectors(It const& first) {
+__host__ __device__ __forceinline__ bool segment_vectors(It const& first) {
   if constexpr (is_commutative_v<Op> && vector_input<It>::enabled) return is_vector_aligned(first);
   else return false;
 }

@@ -54,7 +54,7 @@ struct vector_input<U*> {
   __device__ static value_type item(U*, raw_type const& v, int j, Offset) {
     return v.items[j];
   }
-  __device__ static bool aligned(U* first) { return reinterpret_cast<cuda::std::uintptr_t>(first) % 16 == 0; }
+  __host__ __device__ static bool aligned(U* first) { return reinterpret_cast<cuda::std::uintptr_t>(first) % 16 == 0; }
 };
 
 // Whether tiles of `Items` items per thread read from `first` can use vector loads: the iterator is a
@@ -63,7 +63,7 @@ template <class It, int Items>
 inline constexpr bool vectorizable = vector_input<It>::enabled && Items % vector_input<It>::width == 0;
 
 template <class It>
-__device__ bool is_vector_aligned(It const& first) {
+__host__ __device__ bool is_vector_aligned(It const& first) {
   if constexpr (vector_input<It>::enabled) return vector_input<It>::aligned(first);
   else return false;
 }
