@@ -9,10 +9,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cuda/std/cstdint>
-#include <cuda/std/type_traits>
-
-#include "../non_commutative.cuh"
 #include "../tree/tag.cuh"
 #include "arguments.cuh"
 #include "kernels.cuh"
@@ -20,7 +16,6 @@
 #include "segments.cuh"
 #include "shuffle.cuh"
 #include "sinks.cuh"
-#include "vector_load.cuh"
 
 namespace cascade::detail {
 
@@ -51,7 +46,6 @@ struct binned_lists {
   unsigned* part_entry;        // part_capacity: the entry a part slot belongs to; ~0u: none
   unsigned part_capacity;
   long long part_items;  // items a part folds (a multiple of the tile)
-  bool peel;             // long segments' parts start at a 16-byte boundary (vector_head)
   enum { slots = 0, entry_count = 1, whole_count = 2, list_count = 3, num_counts = 5 };
 };
 
@@ -98,28 +92,8 @@ __device__ inline void place_long_segments(binned_lists const& lists, long long 
   }
 }
 
-// Parts a segment of n items is split into (0: not a long one).
-__device__ __forceinline__ unsigned binned_parts(binned_lists const& lists, long long n) {
-  long long const wanted = n > binned_bins::warp_max ? (n + lists.part_items - 1) / lists.part_items : 0;
-  return wanted < binned_bins::max_parts ? static_cast<unsigned>(wanted) : binned_bins::max_parts;
-}
-
-// Where the long segments go beside the rest: gives them their part slots (place_long_segments),
-// reading only the offsets, so that their parts can be folded beside the binning pass.
-template <int BlockSize, class Segments>
-__global__ void __launch_bounds__(BlockSize)
-    segment_binned_long_kernel(Segments segments, long long num_segments, binned_lists lists) {
-  long long const stride = static_cast<long long>(gridDim.x) * BlockSize;
-  // The loop is the block's (whole warps, for place_long_segments' ballots).
-  for (long long b0 = static_cast<long long>(blockIdx.x) * BlockSize; b0 < num_segments; b0 += stride) {
-    long long const s = b0 + threadIdx.x;
-    place_long_segments(lists, s, s < num_segments ? binned_parts(lists, segments(s).size()) : 0u);
-  }
-}
-
-// Everything but the long segments, which it lists (PlaceLong; otherwise segment_binned_long_kernel
-// has): see the top of the file.
-template <int BlockSize, int LaneCoarse, bool PlaceLong, class T, class It, class Segments, class OutIt, class Op>
+// Everything but the long segments, which it lists: see the top of the file.
+template <int BlockSize, int LaneCoarse, class T, class It, class Segments, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
     segment_binned_kernel(It first, Segments segments, long long num_segments, OutIt d_out, T init, Op op,
                           binned_lists lists) {
@@ -208,7 +182,8 @@ __global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
       }
       __syncwarp();  // the next round's staging
     }
-    if constexpr (PlaceLong) place_long_segments(lists, s, valid ? binned_parts(lists, n) : 0u);
+    long long const wanted = valid && n > bins::warp_max ? (n + lists.part_items - 1) / lists.part_items : 0;
+    place_long_segments(lists, s, wanted < bins::max_parts ? static_cast<unsigned>(wanted) : bins::max_parts);
   }
 }
 
@@ -223,60 +198,25 @@ __device__ __forceinline__ void fold_listed(It first, Segments segments, unsigne
   if (i < count && threadIdx.x % Width == 0) store_value(d_out + s, r);
 }
 
-// Items at the start of a long segment that its first part's thread 0 folds apart, so that the parts'
-// tiles start on a 16-byte boundary and read in vectors: a commutative op over a pointer whose items
-// can be read 16 bytes at a time (the offsets of a power law put most segments off that boundary,
-// which sends the tile loop to its scalar loads). 0 otherwise.
-template <class It, class Op>
-__device__ __forceinline__ int vector_head(It first, long long begin) {
-  if constexpr (is_commutative_v<Op> && cuda::std::is_pointer_v<It> && vector_input<It>::enabled) {
-    using X = typename vector_input<It>::value_type;
-    auto const at = reinterpret_cast<cuda::std::uintptr_t>(first + begin);
-    return at % sizeof(X) != 0 ? 0 : static_cast<int>((16 - at % 16) % 16 / sizeof(X));
-  } else {
-    return 0;
-  }
-}
-
 // Everything the binning pass listed, in one grid, so that the lists' short tasks fill the SMs the
 // long segments leave idle: first every part slot (a block folds its part's tiles; the last part of a
 // segment to finish folds the segment's partials, in order), then the whole segments, a block each,
 // then list 1 (257-2048 items, 16 lanes each) and list 0 (33-256, 8 lanes), a block's share at a time.
-// Part `part` of `parts` of a long segment (more than warp_max items), valid in thread 0: its share of
-// the tiles; with `peel`, the tiles start at the first 16-byte boundary and part 0 folds the items
-// before it (vector_head).
-template <int BlockSize, int CoarseFactor, class Tree, class T, class It, class Op>
-__device__ __forceinline__ T fold_long_part(typename block_reduce<Tree, BlockSize, T>::storage& storage, It first,
-                                            segment_bounds seg, unsigned part, unsigned parts, bool peel, Op op) {
-  constexpr long long tile = static_cast<long long>(BlockSize) * CoarseFactor;
-  int const head = peel ? vector_head<It, Op>(first, seg.begin) : 0;
-  T r = with_segment_offset<tile>(seg.size() - head, [&](auto count) {
-    return block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first + (seg.begin + head), count, op, part, parts);
-  });
-  if (part == 0 && threadIdx.x == 0)
-    for (int i = 0; i < head; ++i) r = static_cast<T>(op(r, static_cast<T>(first[seg.begin + i])));
-  return r;
-}
-
-// `kinds`: which tasks this grid takes, parts_kind (parts and whole segments) and lists_kind (the
-// two lists), so that the parts can run beside the binning pass and the lists after it.
-enum : unsigned { parts_kind = 1, lists_kind = 2 };
-
 template <int BlockSize, int CoarseFactor, class Tree, class T, class It, class Segments, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize)
     segment_binned_tail_kernel(It first, Segments segments, OutIt d_out, T* partials, T init, Op op,
-                               binned_lists lists, unsigned kinds) {
+                               binned_lists lists) {
   __shared__ typename block_reduce<Tree, BlockSize, T>::storage storage;
   __shared__ bool last;
+  constexpr long long tile = static_cast<long long>(BlockSize) * CoarseFactor;
   constexpr int list_width[2] = {8, 16};
-  bool const with_parts = (kinds & parts_kind) != 0, with_lists = (kinds & lists_kind) != 0;
-  unsigned long long const taken = with_parts ? lists.counts[binned_lists::slots] : 0;
+  unsigned long long const taken = lists.counts[binned_lists::slots];
   long long const slots = taken < lists.part_capacity ? static_cast<long long>(taken) : lists.part_capacity;
-  long long const wholes = with_parts ? static_cast<long long>(lists.counts[binned_lists::whole_count]) : 0;
+  long long const wholes = static_cast<long long>(lists.counts[binned_lists::whole_count]);
   long long listed[2], chunks[2];
 #pragma unroll
   for (int l = 0; l < 2; ++l) {
-    listed[l] = with_lists ? static_cast<long long>(lists.counts[binned_lists::list_count + l]) : 0;
+    listed[l] = static_cast<long long>(lists.counts[binned_lists::list_count + l]);
     chunks[l] = (listed[l] + BlockSize / list_width[l] - 1) / (BlockSize / list_width[l]);
   }
   long long const tasks = slots + wholes + chunks[1] + chunks[0];
@@ -294,7 +234,9 @@ __global__ void __launch_bounds__(BlockSize)
     if (t >= slots) {
       long long const s = lists.whole[t - slots];
       segment_bounds const seg = segments(s);
-      T const r = fold_long_part<BlockSize, CoarseFactor, Tree, T>(storage, first, seg, 0u, 1u, lists.peel, op);
+      T const r = with_segment_offset<tile>(seg.size(), [&](auto count) {
+        return block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first + seg.begin, count, op, 0u, 1u);
+      });
       if (threadIdx.x == 0) store_value(d_out + s, static_cast<T>(op(init, r)));
       __syncthreads();  // the tree's shared memory is the next task's
       return;
@@ -304,7 +246,9 @@ __global__ void __launch_bounds__(BlockSize)
     binned_entry const entry = lists.entries[e];
     segment_bounds const seg = segments(entry.segment);
     auto const part = static_cast<unsigned>(t - entry.base);
-    T const r = fold_long_part<BlockSize, CoarseFactor, Tree, T>(storage, first, seg, part, entry.parts, lists.peel, op);
+    T const r = with_segment_offset<tile>(seg.size(), [&](auto count) {
+      return block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first + seg.begin, count, op, part, entry.parts);
+    });
     if (entry.parts == 1) {
       if (threadIdx.x == 0) store_value(d_out + entry.segment, static_cast<T>(op(init, r)));
       __syncthreads();

@@ -10,15 +10,12 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <cstdlib>
 
 #include "../detail/device.cuh"
 #include "../detail/kernels.cuh"
-#include "../detail/capture.cuh"
 #include "../detail/scratch.cuh"
 #include "../detail/segment_binned.cuh"
 #include "../detail/segment_kernels.cuh"
-#include "../detail/side_stream.cuh"
 #include "tag.cuh"
 
 namespace cascade::segment {
@@ -35,17 +32,6 @@ template <>
 struct segment_owner<segment::binned> {
   static constexpr long long window = 1ll << 28;  // segments a run at most (32-bit numbers; lists of 1 GiB)
   static constexpr unsigned max_part_slots = 1u << 16;
-
-  // EXPERIMENT (2026-11-26, to be removed once measured): CASCADE_BINNED_EXP bits 1: long segments'
-  // parts beside the binning pass; 2: parts peeled to a 16-byte boundary; bits 4 and up: the parts
-  // grid's blocks an SM (0: 2).
-  static int experiment() {
-    static int const value = [] {
-      char const* e = std::getenv("CASCADE_BINNED_EXP");
-      return e != nullptr ? std::atoi(e) : 3;
-    }();
-    return value;
-  }
 
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
   static void run(It first, Segments segments, long long num_segments, long long longest, OutIt d_out, T init, Op op,
@@ -86,45 +72,20 @@ struct segment_owner<segment::binned> {
     T* const partials = reinterpret_cast<T*>(at += owners_bytes);
     lists.part_capacity = part_capacity;
     lists.part_items = 8 * Policy::tile_size;
-    int const exp = experiment();
-    lists.peel = (exp & 2) != 0;
 
     check_cuda(cudaMemsetAsync(lists.counts, 0, sizeof(unsigned long long) * binned_lists::num_counts, stream),
                "cudaMemsetAsync (segment::binned's counts)");
-    auto const tail = &segment_binned_tail_kernel<block, Policy::coarse_factor,
-                                                  resolve_tree_t<typename Policy::tree_type, Op>, T, It, Segments, OutIt, Op>;
-    char const* const tail_what = "segment_binned_tail_kernel<<<...>>> (launch)";
-    char const* const pass_what = "segment_binned_kernel<<<...>>> (launch)";
-    unsigned const pass_grid = segment_grid(n, block, device, block);
-    long long const cap = 2 * (resident > 0 ? resident : 1);
-    long long const tasks = static_cast<long long>(part_capacity) + 2 * n;  // at most
-    unsigned const tail_grid = static_cast<unsigned>(tasks < cap ? tasks : cap);
+    launch(&segment_binned_kernel<block, 4, T, It, Segments, OutIt, Op>, segment_grid(n, block, device, block), block,
+           stream, "segment_binned_kernel<<<...>>> (launch)", first, segments, n, d_out, init, op, lists);
     // The lists' kernel is left out where the host knows they are empty (longest known).
-    bool const any_listed = longest < 0 || longest > bins::lanes_max;
-    bool const any_long = longest < 0 || longest > bins::warp_max;
-    if ((exp & 1) != 0 && any_long && !is_capturing(stream)) {
-      // The long segments' parts beside the binning pass: their slots first (a pass over the offsets),
-      // then the parts on the side stream while the binning pass and the lists run on `stream`.
-      launch(&segment_binned_long_kernel<block, Segments>, pass_grid, block, stream,
-             "segment_binned_long_kernel<<<...>>> (launch)", segments, n, lists);
-      side_scope side(stream);
-      long long const per_sm = (exp >> 4) != 0 ? (exp >> 4) : 2;
-      long long const part_tasks = static_cast<long long>(part_capacity) + n;
-      long long const part_grid = per_sm * device.sm_count;
-      launch(tail, static_cast<unsigned>(part_tasks < part_grid ? part_tasks : part_grid), block, side.side(),
-             tail_what, first, segments, d_out, partials, init, op, lists, unsigned{parts_kind});
-      launch(&segment_binned_kernel<block, 4, false, T, It, Segments, OutIt, Op>, pass_grid, block, stream, pass_what,
-             first, segments, n, d_out, init, op, lists);
-      launch(tail, tail_grid, block, stream, tail_what, first, segments, d_out, partials, init, op, lists,
-             unsigned{lists_kind});
-      side.join();
-      return;
+    if (longest < 0 || longest > bins::lanes_max) {
+      long long const cap = 2 * (resident > 0 ? resident : 1);
+      long long const tasks = static_cast<long long>(part_capacity) + 2 * n;  // at most
+      launch(&segment_binned_tail_kernel<block, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>,
+                                         T, It, Segments, OutIt, Op>,
+             static_cast<unsigned>(tasks < cap ? tasks : cap), block, stream,
+             "segment_binned_tail_kernel<<<...>>> (launch)", first, segments, d_out, partials, init, op, lists);
     }
-    launch(&segment_binned_kernel<block, 4, true, T, It, Segments, OutIt, Op>, pass_grid, block, stream, pass_what,
-           first, segments, n, d_out, init, op, lists);
-    if (any_listed)
-      launch(tail, tail_grid, block, stream, tail_what, first, segments, d_out, partials, init, op, lists,
-             unsigned{parts_kind | lists_kind});
   }
 };
 
