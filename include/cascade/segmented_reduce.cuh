@@ -34,10 +34,11 @@ inline constexpr bool is_segmented_call_policy_v = is_segmented_policy_v<P> || s
 namespace detail {
 
 // The segmented default. Lengths the host knows (batched_reduce, host-side offsets) and about equal:
-// the owner fastest at their mean on an H200 (bench/results/segmented-2026-11-25: 1, 4 thread; 16
-// warp<4>, or thread_vectors where a commutative op reads an aligned pointer (94% of the read ceiling
-// against 69%, bench/results/segmented-2026-11-26); 64, 256 warp<8>; 1K warp<16>; 16K, 1M blocks, which
-// is block where there are segments enough to fill the GPU). Otherwise (offsets only the device reads, or skewed lengths):
+// the owner fastest at their mean on an H200 (bench/results/segmented-2026-11-26b: 1-10 thread; 16, 32
+// thread_vectors where a commutative op reads an aligned pointer (94% of the read ceiling at 16, where
+// warp<4>, the choice otherwise, reads at 69%; at 10 its head and tail loads make it slower than thread);
+// 64, 256 warp<8>; 1K warp<16>; 16K, 1M blocks, which is block where there are segments enough to fill the
+// GPU). Otherwise (offsets only the device reads, or skewed lengths):
 // segment::binned, which sorts segments by length on the device and makes the host wait for nothing.
 template <class T, class It, class Segments, class OutIt, class Op>
 void run_default_segments(It first, Segments segments, long long num_segments, segment_stats stats, OutIt d_out,
@@ -47,7 +48,7 @@ void run_default_segments(It first, Segments segments, long long num_segments, s
   };
   long long const mean = stats.items < 0 ? -1 : stats.items / num_segments;
   if (mean < 0 || stats.longest > 2 * mean + 8) run(segmented_policy<segment::binned, 256, 8>{});
-  else if (mean < 8) run(segmented_policy<segment::thread, 256, 4>{});
+  else if (mean < 12) run(segmented_policy<segment::thread, 256, 4>{});
   else if (mean < 32 && segment_vectors<It, Op>(first)) run(segmented_policy<segment::thread_vectors, 256, 4>{});
   else if (mean < 32) run(segmented_policy<segment::warp<4>, 256, 4>{});
   else if (mean < 512) run(segmented_policy<segment::warp<8>, 256, 4>{});
