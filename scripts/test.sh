@@ -67,11 +67,15 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # objects in 0.66x the CPU time of the build with SASS and ptxas -O0 (algorithms_test.cu on this kind
 # of machine: 290 s -> 105 s, cicc 173 s and ptxas 78 s before; files heavy in host code gain less). The tests that run nvcc
 # themselves (compile_fail, arch_builds, arch_consumer, packaging) follow (CASCADE_CUDA_PTX_ONLY).
-# With a GPU: a release build.
+# Families of units otherwise built once per strategy, type or part (the test programs of trees,
+# finishes, non-commutative ops, fuzzing, reduce types and exact parts; the bench's and tuner's
+# candidates and rivals) are one unit a family there (-Dmerge-units=true): every unit spends about
+# 15 s parsing CUB, Thrust and doctest before its own code, and 74 become 8. With a GPU: a release
+# build.
 build_type=(--buildtype=release)
 if ! nvidia-smi -L >/dev/null 2>&1; then
-  build_type=(--buildtype=plain -Dcuda-sass=false)
-  echo "== no GPU: device code to PTX only, unoptimized (cicc -O0), host code at -O0 (only host-side tests run here)"
+  build_type=(--buildtype=plain -Dcuda-sass=false -Dmerge-units=true)
+  echo "== no GPU: device code to PTX only, unoptimized (cicc -O0), host code at -O0, one test program a strategy family (only host-side tests run here)"
 fi
 if [ ! -f "$build_dir/build.ninja" ]; then
   meson setup "$build_dir" "${build_type[@]}" ${CASCADE_MESON_ARGS:-}

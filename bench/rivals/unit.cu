@@ -40,7 +40,10 @@
 
 namespace rivals {
 
-namespace {
+// This unit's own names (not an anonymous namespace: -Dmerge-units=true builds every unit in one
+// translation unit, this file included once each).
+#define RIVALS_UNIT_IMPL(family, item) RIVALS_PASTE3(impl, family, item)
+namespace RIVALS_UNIT_IMPL(RIVALS_FAMILY, RIVALS_ITEM_NAME) {
 
 using item = RIVALS_ITEM;
 char const* const item_name = RIVALS_STRING(RIVALS_ITEM_NAME);
@@ -595,12 +598,12 @@ void run_exact(settings const& s, cascade_bench::timer& t, sink& out) {
 #error "RIVALS_FAMILY_IS_reduce, _arg, _transform or _exact: one of them, as RIVALS_FAMILY says"
 #endif
 
-}  // namespace
+}  // namespace impl_<family>_<item>
 
 #define RIVALS_RUN2(family) run_##family
 #define RIVALS_RUN(family) RIVALS_RUN2(family)
 void RIVALS_UNIT(RIVALS_FAMILY, RIVALS_ITEM_NAME)(settings const& s, cascade_bench::timer& t, sink& out) {
-  RIVALS_RUN(RIVALS_FAMILY)(s, t, out);
+  RIVALS_UNIT_IMPL(RIVALS_FAMILY, RIVALS_ITEM_NAME)::RIVALS_RUN(RIVALS_FAMILY)(s, t, out);
 }
 
 }  // namespace rivals

@@ -27,7 +27,9 @@
 
 namespace cascade_measure {
 
-namespace {
+// This configuration's own names (not an anonymous namespace: -Dmerge-units=true builds every
+// configuration in one translation unit, this file included once each).
+namespace CASCADE_MEASURE_PASTE(config_, CASCADE_MEASURE_NAME) {
 
 using item = CASCADE_MEASURE_ITEM;
 using accumulator = CASCADE_MEASURE_ACCUMULATOR;
@@ -162,9 +164,10 @@ void add_strategies(std::vector<candidate>& out) {
   (add_strategy<Tree, Finish>(out), ...);
 }
 
-}  // namespace
+}  // namespace config_<name>
 
 std::vector<candidate> CASCADE_MEASURE_PASTE(candidates_, CASCADE_MEASURE_NAME)() {
+  using namespace CASCADE_MEASURE_PASTE(config_, CASCADE_MEASURE_NAME);
   namespace tree = cascade::tree;
   namespace finish = cascade::finish;
   namespace presets = cascade::presets;
@@ -226,6 +229,8 @@ std::vector<candidate> CASCADE_MEASURE_PASTE(candidates_, CASCADE_MEASURE_NAME)(
   return out;
 }
 
-typed_ops CASCADE_MEASURE_PASTE(ops_, CASCADE_MEASURE_NAME)() { return make_ops(); }
+typed_ops CASCADE_MEASURE_PASTE(ops_, CASCADE_MEASURE_NAME)() {
+  return CASCADE_MEASURE_PASTE(config_, CASCADE_MEASURE_NAME)::make_ops();
+}
 
 }  // namespace cascade_measure
