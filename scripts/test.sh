@@ -75,7 +75,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 build_type=(--buildtype=release)
 if ! nvidia-smi -L >/dev/null 2>&1; then
   build_type=(--buildtype=plain -Dcuda-sass=false -Dmerge-units=true)
-  echo "== no GPU: device code to PTX only, unoptimized (cicc -O0), host code at -O0, one test program a strategy family (only host-side tests run here)"
+  echo "== no GPU: device code to PTX only, unoptimized (cicc -O0), host code at -O0, families of units merged (only host-side tests run here)"
 fi
 if [ ! -f "$build_dir/build.ninja" ]; then
   meson setup "$build_dir" "${build_type[@]}" ${CASCADE_MESON_ARGS:-}
