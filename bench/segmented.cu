@@ -10,6 +10,7 @@
 // CUB_VERSION it was built with (scripts/plot_segmented.py draws the files).
 //
 //   cascade-segmented [--out FILE] [--commit SHA] [--driver VERSION]
+// CASCADE_SEGMENTED_ONLY=<case> (a segment size, or power-law) runs that case alone: for a profiler.
 #include <cascade/cascade.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/version.cuh>
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <random>
 #include <string>
@@ -217,7 +219,10 @@ int main(int argc, char** argv) {
     cudaFree(temp);
   };
 
+  char const* const only = std::getenv("CASCADE_SEGMENTED_ONLY");
+  auto const wanted = [&](std::string const& label) { return only == nullptr || label == only; };
   for (long long size : {1ll, 4ll, 8ll, 10ll, 16ll, 32ll, 64ll, 256ll, 1024ll, 16384ll, 1ll << 20}) {
+    if (!wanted(std::to_string(size))) continue;
     long long const segments = items / size;
     std::vector<int> h(segments + 1);
     for (long long s = 0; s <= segments; ++s) h[s] = static_cast<int>(s * size);
@@ -234,7 +239,7 @@ int main(int argc, char** argv) {
 
   // Variable lengths: a power law with mean 32 and segments of up to 2^20 items (a few of them; about
   // two million segments in all). Every owner, the thread owner too: slow on the longest, but honest.
-  {
+  if (wanted("power-law")) {
     long long const longest = 1ll << 20;
     double const mean = 32;
     std::uint64_t const seed = 0x5E6D'0001ull;
