@@ -1,4 +1,4 @@
-// cascade/segment/thread.cuh: one thread owns a segment. For segments of a few items (1-8): the
+// cascade/segment/thread.cuh: one thread owns a segment. For segments of a few items (1-11): the
 // threads of a warp read 32 neighbouring segments, so the loads coalesce, and nothing is combined
 // across threads. A segment of many items is one thread's serial loop: use a wider owner there.
 #pragma once

@@ -2,8 +2,8 @@
 // bytes a load (4 floats) where it can: a commutative op over a 16-byte-aligned pointer of arithmetic
 // items. The segment's aligned middle comes in vectors, the items before the first 16-byte boundary
 // and after the last one at a time; any other input reads as segment::thread. For segments of about
-// 8-32 items: on the H200 at 16 floats it read at 94% of the ceiling (segment::thread 54%, warp<4>
-// 69%); at 1 and 4 items its extra index work makes it slower than segment::thread.
+// 12-32 items: on the H200 at 16 floats it read at 94% of the ceiling (segment::thread 54%, warp<4>
+// 69%); at 1-10 items its head, tail and index work make it slower than segment::thread.
 #pragma once
 
 #include "tag.cuh"
