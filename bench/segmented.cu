@@ -44,7 +44,7 @@ contender owner_contender(float const* in, int const* off, long long segments, f
           [=] { cascade::segmented_reduce(policy{}, in, off, off + 1, segments, out, 0.0f, cascade::plus{}); }};
 }
 
-// Every segment owner: thread and thread_vectors (where `with_thread`), warp<4..32>, block <256, 4>; blocks and binned
+// Every segment owner: thread and thread_vectors (where `with_thread`), warp<4..32>; block, blocks and binned
 // <256, 8>. binned only where its header is there (it came after this bench).
 void add_owners(std::vector<contender>& cs, float const* in, int const* off, long long segments, float* out,
                 bool with_thread) {
@@ -56,7 +56,7 @@ void add_owners(std::vector<contender>& cs, float const* in, int const* off, lon
   cs.push_back(owner_contender<cascade::segment::warp<8>, 256, 4>(in, off, segments, out));
   cs.push_back(owner_contender<cascade::segment::warp<16>, 256, 4>(in, off, segments, out));
   cs.push_back(owner_contender<cascade::segment::warp<32>, 256, 4>(in, off, segments, out));
-  cs.push_back(owner_contender<cascade::segment::block, 256, 4>(in, off, segments, out));
+  cs.push_back(owner_contender<cascade::segment::block, 256, 8>(in, off, segments, out));
   cs.push_back(owner_contender<cascade::segment::blocks, 256, 8>(in, off, segments, out));
 #if __has_include(<cascade/segment/binned.cuh>)
   cs.push_back(owner_contender<cascade::segment::binned, 256, 8>(in, off, segments, out));

@@ -1,10 +1,11 @@
 // cascade/detail/segment_binned.cuh: the kernels of segment::binned, which gives each segment the
 // owner its length wants, decided on the device, so that the host neither reads the offsets nor waits.
-// The binning pass: a warp reads 32 neighbouring segments' offsets (coalesced) and, by ballot, folds
-// those of 1-8 items a thread each and those of 9-32 items 4 lanes each, 8 at a time; it lists those
-// of 33-256 items (8 lanes each) and 257-2048 (16 lanes), and longer ones for blocks, in parts of a few
-// tiles each. A block takes its places in a list with one atomic: one address, hit by every warp,
-// would serialize. The tail kernel then folds everything listed, in one grid.
+// The binning pass, warp by warp (no block barrier): a warp reads 32 neighbouring segments' offsets
+// (coalesced) and folds those of up to 32 items itself; it lists those of 33-256 items (8 lanes each)
+// and 257-2048 (16 lanes), and longer ones for blocks, in parts of a few tiles each. The lists are
+// sharded: a warp takes its places in shard (its group of 32 segments mod 64) with one atomic, so that
+// no one address serializes and no warp waits for another. The tail kernel then folds everything
+// listed, in one grid.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -22,7 +23,7 @@ namespace cascade::detail {
 // Who folds a segment, by its length.
 struct binned_bins {
   static constexpr long long thread_max = 8;   // <=: its own thread, 8 loads in flight
-  static constexpr long long lanes_max = 32;   // <=: 4 lanes, in the same pass
+  static constexpr long long lanes_max = 32;   // <=: in the same pass, a thread each or 4 lanes each
   static constexpr long long short_max = 256;  // <=: listed (list 0), 8 lanes
   static constexpr long long warp_max = 2048;  // <=: listed (list 1), 16 lanes; longer: blocks, in parts
   static constexpr int lanes = 4;
@@ -39,14 +40,18 @@ struct binned_entry {
 
 // One call's scratch. Segment numbers are 32-bit: the owner runs at most 2^28 segments at a time.
 struct binned_lists {
-  unsigned long long* counts;  // [slots] part slots taken, [entry_count] entries, [whole_count], [list0], [list1]
-  unsigned* listed[2];         // segments of 33-256 and of 257-2048 items
+  unsigned long long* counts;  // [slots] part slots taken, [entry_count] entries, [whole_count]
+  unsigned* listed[2];         // segments of 33-256 and of 257-2048 items, shard k's at k * shard_capacity
   unsigned* whole;             // long segments given no part slots (they ran out): a block each
   binned_entry* entries;       // part_capacity
   unsigned* part_entry;        // part_capacity: the entry a part slot belongs to; ~0u: none
   unsigned part_capacity;
   long long part_items;  // items a part folds (a multiple of the tile)
-  enum { slots = 0, entry_count = 1, whole_count = 2, list_count = 3, num_counts = 5 };
+  unsigned* shard_counts;   // [(list * shards + shard) * shard_stride]: entries in each shard of each list
+  unsigned shard_capacity;  // entries a shard holds
+  static constexpr int shards = 64;
+  static constexpr int shard_stride = 32;  // a counter a 128-byte line: one line took every warp's atomic
+  enum { slots = 0, entry_count = 1, whole_count = 2, num_counts = 3 };
 };
 
 // Segments [base, base + 2^28) of a call.
@@ -92,95 +97,89 @@ __device__ inline void place_long_segments(binned_lists const& lists, long long 
   }
 }
 
-// Everything but the long segments, which it lists: see the top of the file.
-template <int BlockSize, int LaneCoarse, class T, class It, class Segments, class OutIt, class Op>
+// Everything but the long segments, which it lists: see the top of the file. A grid-stride loop over
+// groups of 32 segments, a warp a group. Segments of 9-32 items are folded a thread each, 8 loads at a
+// time, where they are few in the group (a power law: about 3 of 32), and 4 lanes each, 8 segments at
+// a time, where they are most of it (16-item segments read slower a thread each: 149 us against 120
+// for 2^26 floats on the H200; the power law slower 4 lanes each: 128 us against 118).
+template <int BlockSize, class T, class It, class Segments, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
     segment_binned_kernel(It first, Segments segments, long long num_segments, OutIt d_out, T init, Op op,
                           binned_lists lists) {
   using X = input_value_t<It>;
   using bins = binned_bins;
-  constexpr int thread_max = static_cast<int>(bins::thread_max);
+  constexpr int batch = static_cast<int>(bins::thread_max);
+  constexpr int shards = binned_lists::shards;
+  int const lane = static_cast<int>(threadIdx.x % 32);
+  unsigned const lanes_below = (1u << lane) - 1u;
   constexpr int lanes = bins::lanes;
-  // The lists' places, double-buffered ([round parity][list]) so that a round takes two barriers.
-  __shared__ unsigned long long list_at[2][2];
+  constexpr int grouped_at = 12;  // segments of 9-32 items in a group from which 4 lanes fold each
   // A warp's segments of 9-32 items, in lane order, for its groups of 4 lanes.
   __shared__ segment_bounds staged[BlockSize / 32][32];
   __shared__ unsigned char staged_lane[BlockSize / 32][32];
-  int const lane = static_cast<int>(threadIdx.x % 32);
   int const warp = static_cast<int>(threadIdx.x / 32);
-  unsigned const lanes_below = (1u << lane) - 1u;
-  if (threadIdx.x < 2) list_at[0][threadIdx.x] = 0;
-  __syncthreads();
-  int parity = 0;
-  long long const stride = static_cast<long long>(gridDim.x) * BlockSize;
-  // The loop is the block's (its threads leave together), for the ballots, shuffles and barriers.
-  for (long long b0 = static_cast<long long>(blockIdx.x) * BlockSize; b0 < num_segments; b0 += stride) {
-    long long const s0 = b0 + warp * 32;
-    long long const s = s0 + lane;
+  long long const groups = (num_segments + 31) / 32;
+  long long const warps = static_cast<long long>(gridDim.x) * (BlockSize / 32);
+  for (long long g = static_cast<long long>(blockIdx.x) * (BlockSize / 32) + threadIdx.x / 32; g < groups;
+       g += warps) {
+    long long const s = g * 32 + lane;
     bool const valid = s < num_segments;
     segment_bounds const seg = valid ? segments(s) : segment_bounds{0, 0};
     long long const n = seg.size();
-    if (valid && n <= thread_max) {
+    // 32 bits from here: a longer segment only needs to be known as longer than warp_max.
+    unsigned const len = n > bins::warp_max ? static_cast<unsigned>(bins::warp_max + 1) : static_cast<unsigned>(n);
+    unsigned const middle = __ballot_sync(full_warp_mask, valid && len > bins::thread_max && len <= bins::lanes_max);
+    bool const grouped = __popc(middle) >= grouped_at;
+    if (valid && len <= (grouped ? bins::thread_max : bins::lanes_max)) {
       T acc = init;
-      if (n > 0) {
-        X items[thread_max];
-        // Loads under `k < n`, all in flight; the others copy item 0, so that no register keeps a
-        // value from the last round (which put the items on the stack at 32 registers).
-        items[0] = first[seg.begin];
+      It const at = first + seg.begin;
+      for (unsigned k0 = 0; k0 < len; k0 += batch) {
+        // Loads under `k < len`, all in flight; the others copy the batch's first item (see above).
+        X items[batch];
+        items[0] = at[k0];
 #pragma unroll
-        for (int k = 1; k < thread_max; ++k) {
-          if (k < n) items[k] = first[seg.begin + k];
+        for (int k = 1; k < batch; ++k) {
+          if (k0 + k < len) items[k] = at[k0 + k];
           else items[k] = items[0];
         }
 #pragma unroll
-        for (int k = 0; k < thread_max; ++k)
-          if (k < n) acc = static_cast<T>(op(acc, static_cast<T>(items[k])));
+        for (int k = 0; k < batch; ++k)
+          if (k0 + k < len) acc = static_cast<T>(op(acc, static_cast<T>(items[k])));
       }
       store_value(d_out + s, acc);
     }
-    // The lists' places: a warp's count, the block's in shared memory, then one atomic a list.
-    int const list = !valid || n <= bins::lanes_max || n > bins::warp_max ? -1 : n <= bins::short_max ? 0 : 1;
-    unsigned const mine[2] = {__ballot_sync(full_warp_mask, list == 0), __ballot_sync(full_warp_mask, list == 1)};
-    unsigned long long warp_at[2] = {0, 0};
-#pragma unroll
-    for (int l = 0; l < 2; ++l)
-      if (mine[l] != 0 && lane == 0)
-        warp_at[l] = atomicAdd(&list_at[parity][l], static_cast<unsigned long long>(__popc(mine[l])));
-    // The first barrier also orders the last listing round's reads of list_at[!parity] before its
-    // zeroing; a round with nothing to list leaves list_at[parity] zero and keeps it.
-    if (__syncthreads_or(list >= 0)) {
-      if (threadIdx.x < 2) {
-        unsigned long long const count = list_at[parity][threadIdx.x];
-        if (count != 0)
-          list_at[parity][threadIdx.x] = atomicAdd(&lists.counts[binned_lists::list_count + threadIdx.x], count);
-      } else if (threadIdx.x < 4) {
-        list_at[parity ^ 1][threadIdx.x - 2] = 0;
-      }
-      __syncthreads();
-#pragma unroll
-      for (int l = 0; l < 2; ++l) {
-        unsigned long long const at = __shfl_sync(full_warp_mask, warp_at[l], 0) + list_at[parity][l];
-        if (list == l) lists.listed[l][at + __popc(mine[l] & lanes_below)] = static_cast<unsigned>(s);
-      }
-      parity ^= 1;
-    }
-    // 9-32 items: 4 lanes a segment, 8 at a time, taken in lane order from shared memory.
-    unsigned const left = __ballot_sync(full_warp_mask, valid && n > thread_max && n <= bins::lanes_max);
-    if (left != 0) {
-      if (left & (1u << lane)) {
-        int const rank = __popc(left & lanes_below);
+    if (grouped) {
+      // 4 lanes a segment, 8 at a time, taken in lane order from shared memory.
+      if (middle & (1u << lane)) {
+        int const rank = __popc(middle & lanes_below);
         staged[warp][rank] = seg;
         staged_lane[warp][rank] = static_cast<unsigned char>(lane);
       }
       __syncwarp();
-      int const count = __popc(left);
+      int const count = __popc(middle);
       for (int r0 = lane / lanes; r0 - lane / lanes < count; r0 += 32 / lanes) {
         bool const mine_now = r0 < count;
-        T const r = group_fold<lanes, LaneCoarse>(first, mine_now ? staged[warp][r0] : segment_bounds{0, 0},
-                                                  lane % lanes, init, op);
-        if (mine_now && lane % lanes == 0) store_value(d_out + (s0 + staged_lane[warp][r0]), r);
+        T const r = group_fold<lanes, 4>(first, mine_now ? staged[warp][r0] : segment_bounds{0, 0}, lane % lanes,
+                                         init, op);
+        if (mine_now && lane % lanes == 0) store_value(d_out + (g * 32 + staged_lane[warp][r0]), r);
       }
       __syncwarp();  // the next round's staging
+    }
+    int const list = valid && len > bins::lanes_max && len <= bins::warp_max ? (len <= bins::short_max ? 0 : 1) : -1;
+    int const shard = static_cast<int>(g % shards);
+#pragma unroll
+    for (int l = 0; l < 2; ++l) {
+      unsigned const mine = __ballot_sync(full_warp_mask, list == l);
+      if (mine != 0) {
+        unsigned at = 0;
+        if (lane == 0)
+          at = atomicAdd(&lists.shard_counts[(l * shards + shard) * binned_lists::shard_stride],
+                         static_cast<unsigned>(__popc(mine)));
+        at = __shfl_sync(full_warp_mask, at, 0);
+        if (list == l)
+          lists.listed[l][static_cast<unsigned>(shard) * lists.shard_capacity + at + __popc(mine & lanes_below)] =
+              static_cast<unsigned>(s);
+      }
     }
     long long const wanted = valid && n > bins::warp_max ? (n + lists.part_items - 1) / lists.part_items : 0;
     place_long_segments(lists, s, wanted < bins::max_parts ? static_cast<unsigned>(wanted) : bins::max_parts);
@@ -208,27 +207,53 @@ __global__ void __launch_bounds__(BlockSize)
                                binned_lists lists) {
   __shared__ typename block_reduce<Tree, BlockSize, T>::storage storage;
   __shared__ bool last;
+  constexpr int shards = binned_lists::shards;
+  __shared__ unsigned shard_count[2][shards];
+  __shared__ unsigned most_chunks[2];
   constexpr long long tile = static_cast<long long>(BlockSize) * CoarseFactor;
   constexpr int list_width[2] = {8, 16};
   unsigned long long const taken = lists.counts[binned_lists::slots];
   long long const slots = taken < lists.part_capacity ? static_cast<long long>(taken) : lists.part_capacity;
   long long const wholes = static_cast<long long>(lists.counts[binned_lists::whole_count]);
-  long long listed[2], chunks[2];
+  // A list's tasks go shard by shard, chunk j of every shard before chunk j + 1: task c is chunk c /
+  // shards of shard c % shards, empty where that shard has fewer (the shards fill about evenly).
+  for (int i = static_cast<int>(threadIdx.x); i < 2 * shards; i += BlockSize)
+    shard_count[i / shards][i % shards] = lists.shard_counts[i * binned_lists::shard_stride];
+  __syncthreads();
+  for (int l = static_cast<int>(threadIdx.x / 32); l < 2; l += BlockSize / 32) {
+    int const lane = static_cast<int>(threadIdx.x % 32);
+    unsigned m = shard_count[l][lane] > shard_count[l][lane + 32] ? shard_count[l][lane] : shard_count[l][lane + 32];
 #pragma unroll
-  for (int l = 0; l < 2; ++l) {
-    listed[l] = static_cast<long long>(lists.counts[binned_lists::list_count + l]);
-    chunks[l] = (listed[l] + BlockSize / list_width[l] - 1) / (BlockSize / list_width[l]);
+    for (int d = 16; d > 0; d /= 2) {
+      unsigned const x = __shfl_xor_sync(full_warp_mask, m, d);
+      m = x > m ? x : m;
+    }
+    unsigned const per = BlockSize / (l == 0 ? list_width[0] : list_width[1]);  // (a runtime index: a stack copy)
+    if (lane == 0) most_chunks[l] = (m + per - 1) / per;
   }
+  __syncthreads();
+  long long const chunks[2] = {static_cast<long long>(most_chunks[0]) * shards,
+                               static_cast<long long>(most_chunks[1]) * shards};
+  // Task c of list l: fold(its shard's ids, their count, the chunk among them), or nothing.
+  auto const list_chunk = [&](int l, long long c, auto&& fold) {
+    int const k = static_cast<int>(c % shards);
+    long long const j = c / shards;
+    long long const count = shard_count[l][k];
+    if (j * (BlockSize / list_width[l]) >= count) return;
+    fold(lists.listed[l] + static_cast<unsigned long long>(k) * lists.shard_capacity, count, j);
+  };
   long long const tasks = slots + wholes + chunks[1] + chunks[0];
   auto const run_tail_task = [&](long long t) {
     if (t >= slots + wholes + chunks[1]) {
-      fold_listed<8, BlockSize, 4>(first, segments, lists.listed[0], listed[0], t - slots - wholes - chunks[1],
-                                   d_out, init, op);
+      list_chunk(0, t - slots - wholes - chunks[1], [&](unsigned const* ids, long long count, long long c) {
+        fold_listed<8, BlockSize, 4>(first, segments, ids, count, c, d_out, init, op);
+      });
       return;
     }
     if (t >= slots + wholes) {
-      fold_listed<16, BlockSize, 4>(first, segments, lists.listed[1], listed[1], t - slots - wholes, d_out, init,
-                                    op);
+      list_chunk(1, t - slots - wholes, [&](unsigned const* ids, long long count, long long c) {
+        fold_listed<16, BlockSize, 4>(first, segments, ids, count, c, d_out, init, op);
+      });
       return;
     }
     if (t >= slots) {

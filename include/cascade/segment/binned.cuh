@@ -1,10 +1,11 @@
 // cascade/segment/binned.cuh: each segment goes to the owner its length wants, decided on the device:
-// a warp reads 32 neighbouring segments and folds those of 1-8 items a thread each and 9-32 items 4
-// lanes each, and lists those of 33-256 items for 8 lanes each, 257-2048 for 16, and longer ones for
-// blocks, in parts of 8 tiles (the policy's block size, coarse factor and tree); one more kernel folds
-// all that was listed. Skewed lengths (a power law: millions of tiny segments and a few of a million
-// items) keep the whole GPU busy, and the host neither reads the offsets nor waits. A memset and two
-// kernels; the segmented default for offsets the host cannot read.
+// a warp reads 32 neighbouring segments and folds those of up to 32 items itself (a thread each, or
+// 4 lanes each for those of 9-32 where they are most of the 32), and lists those of 33-256 items for
+// 8 lanes each, 257-2048 for 16, and longer ones for blocks, in parts of 8 tiles (the policy's block
+// size, coarse factor and tree); one more kernel folds all that was listed. Skewed lengths (a power
+// law: millions of tiny segments and a few of a million items) keep the whole GPU busy, and the host
+// neither reads the offsets nor waits. A memset and two kernels; the segmented default for offsets
+// the host cannot read.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -52,10 +53,14 @@ struct segment_owner<segment::binned> {
     unsigned const part_capacity = static_cast<unsigned>(
         n * bins::max_parts < static_cast<long long>(max_part_slots) ? n * bins::max_parts : max_part_slots);
 
-    // One scratch: counts, the three lists, entries, part owners, partials.
+    // One scratch: counts, the three lists (two of them in shards), entries, part owners, partials.
     auto const up = [](std::size_t x) { return (x + 255) / 256 * 256; };
-    std::size_t const counts_bytes = up(sizeof(unsigned long long) * binned_lists::num_counts);
-    std::size_t const list_bytes = up(sizeof(unsigned) * static_cast<std::size_t>(n));
+    constexpr int shards = binned_lists::shards;
+    unsigned const shard_capacity = static_cast<unsigned>(((n + 31) / 32 + shards - 1) / shards * 32);
+    constexpr std::size_t counters_bytes = 128;  // the three counters; then the shards', a line each
+    std::size_t const counts_bytes = up(counters_bytes + sizeof(unsigned) * 2 * shards * binned_lists::shard_stride);
+    std::size_t const list_bytes =
+        up(sizeof(unsigned) * static_cast<std::size_t>(shard_capacity) * static_cast<std::size_t>(shards));
     std::size_t const entries_bytes = up(sizeof(binned_entry) * part_capacity);
     std::size_t const owners_bytes = up(sizeof(unsigned) * part_capacity);
     std::size_t const partials_bytes = up(sizeof(T) * part_capacity);
@@ -71,12 +76,19 @@ struct segment_owner<segment::binned> {
     lists.part_entry = reinterpret_cast<unsigned*>(at += entries_bytes);
     T* const partials = reinterpret_cast<T*>(at += owners_bytes);
     lists.part_capacity = part_capacity;
+    lists.shard_counts = reinterpret_cast<unsigned*>(scratch.as<char>() + counters_bytes);
+    lists.shard_capacity = shard_capacity;
+
     lists.part_items = 8 * Policy::tile_size;
 
-    check_cuda(cudaMemsetAsync(lists.counts, 0, sizeof(unsigned long long) * binned_lists::num_counts, stream),
-               "cudaMemsetAsync (segment::binned's counts)");
-    launch(&segment_binned_kernel<block, 4, T, It, Segments, OutIt, Op>, segment_grid(n, block, device, block), block,
-           stream, "segment_binned_kernel<<<...>>> (launch)", first, segments, n, d_out, init, op, lists);
+    check_cuda(cudaMemsetAsync(lists.counts, 0, counts_bytes, stream), "cudaMemsetAsync (segment::binned's counts)");
+    // The binning pass: a warp a group of 32 segments, at most 4 waves of blocks that loop (more
+    // moved nothing measurable; H200, 2026-11-26).
+    long long const groups = (n + 31) / 32;
+    long long const wanted = (groups + block / 32 - 1) / (block / 32);
+    long long const most = 4 * (resident > 0 ? resident : 1);
+    launch(&segment_binned_kernel<block, T, It, Segments, OutIt, Op>, static_cast<unsigned>(wanted < most ? wanted : most),
+           block, stream, "segment_binned_kernel<<<...>>> (launch)", first, segments, n, d_out, init, op, lists);
     // The lists' kernel is left out where the host knows they are empty (longest known).
     if (longest < 0 || longest > bins::lanes_max) {
       long long const cap = 2 * (resident > 0 ? resident : 1);
