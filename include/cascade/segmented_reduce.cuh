@@ -39,7 +39,10 @@ namespace detail {
 // warp<4>, the choice otherwise, reads at 69%; at 10 its head and tail loads make it slower than thread);
 // 64, 256 warp<8>; 1K warp<16>; 16K, 1M blocks, which is block where there are segments enough to fill the
 // GPU). Otherwise (offsets only the device reads, or skewed lengths):
-// segment::binned, which sorts segments by length on the device and makes the host wait for nothing.
+// segment::binned, which sorts segments by length on the device and makes the host wait for nothing;
+// at <256, 16> (its long segments' parts 16 loads a thread in flight): against <256, 8>, the power law
+// 2-3% faster, 16K and 1M items 4-7%, 1K-item segments 5% slower hot and the same cold, the rest the
+// same (bench/results/segmented-2026-11-26c/experiment-binned-all.txt).
 template <class T, class It, class Segments, class OutIt, class Op>
 void run_default_segments(It first, Segments segments, long long num_segments, segment_stats stats, OutIt d_out,
                           T init, Op op, cudaStream_t stream) {
@@ -47,7 +50,7 @@ void run_default_segments(It first, Segments segments, long long num_segments, s
     run_segments<decltype(policy)>(first, segments, num_segments, stats.longest, d_out, init, op, stream);
   };
   long long const mean = stats.items < 0 ? -1 : stats.items / num_segments;
-  if (mean < 0 || stats.longest > 2 * mean + 8) run(segmented_policy<segment::binned, 256, 8>{});
+  if (mean < 0 || stats.longest > 2 * mean + 8) run(segmented_policy<segment::binned, 256, 16>{});
   else if (mean < 12) run(segmented_policy<segment::thread, 256, 4>{});
   else if (mean < 32 && segment_vectors<It, Op>(first)) run(segmented_policy<segment::thread_vectors, 256, 4>{});
   else if (mean < 32) run(segmented_policy<segment::warp<4>, 256, 4>{});
