@@ -40,9 +40,10 @@ namespace detail {
 // 64, 256 warp<8>; 1K warp<16>; 16K, 1M blocks, which is block where there are segments enough to fill the
 // GPU). Otherwise (offsets only the device reads, or skewed lengths):
 // segment::binned, which sorts segments by length on the device and makes the host wait for nothing;
-// at <256, 16> (its long segments' parts 16 loads a thread in flight): against <256, 8>, the power law
-// 2-3% faster, 16K and 1M items 4-7%, 1K-item segments 5% slower hot and the same cold, the rest the
-// same (bench/results/segmented-2026-11-26c/experiment-binned-all.txt).
+// at <256, 16> (its long segments' parts 16 loads a thread in flight): against <256, 8> on the H200,
+// 16K and 1M items 3-7% faster, the power law the same to 3% faster, 256 and 1K items within 2-5%
+// either way hot and the same cold, shorter segments the same (bench/results/segmented-2026-11-26c:
+// experiment-binned-all.txt, and the default beside binned <256, 8> in segmented-13a7313.txt).
 template <class T, class It, class Segments, class OutIt, class Op>
 void run_default_segments(It first, Segments segments, long long num_segments, segment_stats stats, OutIt d_out,
                           T init, Op op, cudaStream_t stream) {
