@@ -134,7 +134,8 @@ __global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
       T acc = init;
       It const at = first + seg.begin;
       for (unsigned k0 = 0; k0 < len; k0 += batch) {
-        // Loads under `k < len`, all in flight; the others copy the batch's first item (see above).
+        // Loads under `k < len`, all in flight; the others copy the batch's first item, so that no
+        // register keeps a value from the last round (which put the items on the stack at 32 registers).
         X items[batch];
         items[0] = at[k0];
 #pragma unroll
@@ -228,7 +229,7 @@ __global__ void __launch_bounds__(BlockSize)
       unsigned const x = __shfl_xor_sync(full_warp_mask, m, d);
       m = x > m ? x : m;
     }
-    unsigned const per = BlockSize / (l == 0 ? list_width[0] : list_width[1]);  // (a runtime index: a stack copy)
+    unsigned const per = BlockSize / (l == 0 ? list_width[0] : list_width[1]);  // list_width[l]: a stack copy
     if (lane == 0) most_chunks[l] = (m + per - 1) / per;
   }
   __syncthreads();
