@@ -87,8 +87,9 @@ struct segment_owner<segment::binned> {
     long long const groups = (n + 31) / 32;
     long long const wanted = (groups + block / 32 - 1) / (block / 32);
     long long const most = 4 * (resident > 0 ? resident : 1);
-    launch(&segment_binned_kernel<block, T, It, Segments, OutIt, Op>, static_cast<unsigned>(wanted < most ? wanted : most),
-           block, stream, "segment_binned_kernel<<<...>>> (launch)", first, segments, n, d_out, init, op, lists);
+    launch(&segment_binned_kernel<block, T, It, Segments, OutIt, Op>,
+           static_cast<unsigned>(wanted < most ? wanted : most), block, stream,
+           "segment_binned_kernel<<<...>>> (launch)", first, segments, n, d_out, init, op, lists);
     // The lists' kernel is left out where the host knows they are empty (longest known).
     if (longest < 0 || longest > bins::lanes_max) {
       long long const cap = 2 * (resident > 0 ? resident : 1);
