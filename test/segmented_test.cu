@@ -67,8 +67,8 @@ std::vector<std::vector<long long>> length_cases(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (auto& l : power) l = std::min<long long>(static_cast<long long>(4.0 / std::pow(1.0 - u(rng), 1.2)), 1 << 16);
   cases.push_back(power);
-  // Groups of 32 where 24 have 33-128 items and 8 have 129-256: every warp of segment::binned's pass
-  // with both halves of its 33-256 bin (which a pass that folds dense 33-128 groups itself would split).
+  // Groups of 32 where 24 have 33-128 items (the binning pass folds those itself) and 8 have 129-256
+  // (listed): both ways in every warp.
   std::vector<long long> mixed(2048);
   for (std::size_t i = 0; i < mixed.size(); ++i)
     mixed[i] = i % 4 == 3 ? 129 + static_cast<long long>(rng() % 128) : 33 + static_cast<long long>(rng() % 96);

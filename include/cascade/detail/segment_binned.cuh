@@ -1,14 +1,17 @@
 // cascade/detail/segment_binned.cuh: the kernels of segment::binned, which gives each segment the
 // owner its length wants, decided on the device, so that the host neither reads the offsets nor waits.
 // The binning pass, warp by warp (no block barrier): a warp reads 32 neighbouring segments' offsets
-// (coalesced) and folds those of up to 32 items itself; it lists those of 33-256 items (8 lanes each)
-// and 257-2048 (16 lanes), and longer ones for blocks, in parts of a few tiles each. The lists are
+// (coalesced) and folds those of up to 32 items itself, and those of 33-128 where most of the 32 have
+// that many (8 lanes each); it lists the other 33-256-item ones (8 lanes each) and those of 257-2048 (16
+// lanes), and longer ones for blocks, in parts of a few tiles each. The lists are
 // sharded: a warp takes its places in shard (its group of 32 segments mod 64) with one atomic, so that
 // no one address serializes and no warp waits for another. The tail kernel then folds everything
 // listed, in one grid.
 #pragma once
 
 #include <cuda_runtime_api.h>
+
+#include <cuda/std/type_traits>
 
 #include "../tree/tag.cuh"
 #include "arguments.cuh"
@@ -22,10 +25,11 @@ namespace cascade::detail {
 
 // Who folds a segment, by its length.
 struct binned_bins {
-  static constexpr long long thread_max = 8;   // <=: its own thread, 8 loads in flight
-  static constexpr long long lanes_max = 32;   // <=: in the same pass, a thread each or 4 lanes each
-  static constexpr long long short_max = 256;  // <=: listed (list 0), 8 lanes
-  static constexpr long long warp_max = 2048;  // <=: listed (list 1), 16 lanes; longer: blocks, in parts
+  static constexpr long long thread_max = 8;         // <=: its own thread, 8 loads in flight
+  static constexpr long long lanes_max = 32;         // <=: in the same pass, a thread each or 4 lanes each
+  static constexpr long long shorts_here_max = 128;  // <=: in the same pass, 8 lanes each, where most are
+  static constexpr long long short_max = 256;        // <=: listed (list 0), 8 lanes
+  static constexpr long long warp_max = 2048;        // <=: listed (list 1), 16 lanes; longer: blocks, in parts
   static constexpr int lanes = 4;
   static constexpr unsigned max_parts = 1024;  // parts one segment is split into, at most
 };
@@ -114,6 +118,7 @@ __global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
   unsigned const lanes_below = (1u << lane) - 1u;
   constexpr int lanes = bins::lanes;
   constexpr int grouped_at = 12;  // segments of 16-32 items in a group from which 4 lanes fold 9-32
+  constexpr int shorts_here_at = 24;  // segments of 33-128 items in a group from which it folds them
   // A warp's segments of 9-32 items, in lane order, for its groups of 4 lanes.
   __shared__ segment_bounds staged[BlockSize / 32][32];
   __shared__ unsigned char staged_lane[BlockSize / 32][32];
@@ -152,24 +157,35 @@ __global__ void __launch_bounds__(BlockSize, 2048 / BlockSize)
       }
       store_value(d_out + s, acc);
     }
-    if (grouped) {
-      // 4 lanes a segment, 8 at a time, taken in lane order from shared memory.
-      if (middle & (1u << lane)) {
-        int const rank = __popc(middle & lanes_below);
+    // Segments of `mask`, Lanes lanes each, 32 / Lanes at a time, taken in lane order from shared memory.
+    auto const fold_staged = [&](auto lanes_c, unsigned mask) {
+      constexpr int lanes_each = decltype(lanes_c)::value;
+      if (mask & (1u << lane)) {
+        int const rank = __popc(mask & lanes_below);
         staged[warp][rank] = seg;
         staged_lane[warp][rank] = static_cast<unsigned char>(lane);
       }
       __syncwarp();
-      int const count = __popc(middle);
-      for (int r0 = lane / lanes; r0 - lane / lanes < count; r0 += 32 / lanes) {
+      int const count = __popc(mask);
+      for (int r0 = lane / lanes_each; r0 - lane / lanes_each < count; r0 += 32 / lanes_each) {
         bool const mine_now = r0 < count;
-        T const r = group_fold<lanes, 4>(first, mine_now ? staged[warp][r0] : segment_bounds{0, 0}, lane % lanes,
-                                         init, op);
-        if (mine_now && lane % lanes == 0) store_value(d_out + (g * 32 + staged_lane[warp][r0]), r);
+        T const r = group_fold<lanes_each, 4>(first, mine_now ? staged[warp][r0] : segment_bounds{0, 0},
+                                              lane % lanes_each, init, op);
+        if (mine_now && lane % lanes_each == 0) store_value(d_out + (g * 32 + staged_lane[warp][r0]), r);
       }
       __syncwarp();  // the next round's staging
-    }
-    int const list = valid && len > bins::lanes_max && len <= bins::warp_max ? (len <= bins::short_max ? 0 : 1) : -1;
+    };
+    if (grouped) fold_staged(cuda::std::integral_constant<int, lanes>{}, middle);
+    // 33-128 items, 8 lanes each, here rather than listed where at least 24 of the 32 have that many
+    // (64-item segments: 88 us against 104 for 2^26 floats on the H200; 256 items took 87 against 82,
+    // so 129-256 stay listed; a power law has a few a group).
+    unsigned const shorts =
+        __ballot_sync(full_warp_mask, valid && len > bins::lanes_max && len <= bins::shorts_here_max);
+    bool const shorts_here = __popc(shorts) >= shorts_here_at;
+    if (shorts_here) fold_staged(cuda::std::integral_constant<int, 8>{}, shorts);
+    int const list = valid && len > bins::lanes_max && len <= bins::warp_max
+                         ? (len <= bins::short_max ? (shorts_here && len <= bins::shorts_here_max ? -1 : 0) : 1)
+                         : -1;
     int const shard = static_cast<int>(g % shards);
 #pragma unroll
     for (int l = 0; l < 2; ++l) {

@@ -1,7 +1,8 @@
 // cascade/segment/binned.cuh: each segment goes to the owner its length wants, decided on the device:
 // a warp reads 32 neighbouring segments and folds those of up to 32 items itself (a thread each, or
-// 4 lanes each for those of 9-32 where most of the 32 have 16-32), and lists those of 33-256 items for
-// 8 lanes each, 257-2048 for 16, and longer ones for blocks, in parts of 8 tiles (the policy's block
+// 4 lanes each for those of 9-32 where most of the 32 have 16-32), and, 8 lanes each, those of 33-128
+// where at least 24 of the 32 have that many; it lists the other 33-256-item ones for 8 lanes each,
+// 257-2048 for 16, and longer ones for blocks, in parts of 8 tiles (the policy's block
 // size, coarse factor and tree); one more kernel folds all that was listed. Skewed lengths (a power
 // law: millions of tiny segments and a few of a million items) keep the whole GPU busy, and the host
 // neither reads the offsets nor waits. A memset and two kernels; the segmented default for offsets
