@@ -305,6 +305,84 @@ TEST_CASE("segmented_reduce: offsets from counting and transform iterators, and 
   REQUIRE(cudaFreeHost(pinned) == cudaSuccess);
 }
 
+TEST_CASE("segmented_reduce: every owner captured into a graph and replayed, beside uncaptured calls on a second stream") {
+  // A user's pipeline: the reduction captured once on a non-blocking stream, replayed with new input
+  // each time, while another stream runs the same policy uncaptured. The lengths reach every path of
+  // segment::binned (its pass, its lists, the tail's parts of segments past 2048 items).
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5EC);
+  std::vector<long long> lengths;
+  for (int i = 0; i < 1200; ++i) lengths.push_back(static_cast<long long>(rng() % 40));  // mostly short
+  for (int i = 0; i < 64; ++i) lengths.push_back(33 + static_cast<long long>(rng() % 96));  // dense 33-128
+  for (int i = 0; i < 200; ++i) lengths.push_back(129 + static_cast<long long>(rng() % 1900));  // listed
+  for (long long l : {2049ll, 70001ll, 150000ll, 0ll, 5000ll}) lengths.push_back(std::min(l, max_length()));  // parts
+  std::shuffle(lengths.begin() + 1264, lengths.end(), rng);
+  auto const off = offsets_of(lengths);
+  long long const n = static_cast<long long>(lengths.size());
+  long long const items = off.back();
+  struct two_streams {
+    cudaStream_t a = nullptr, b = nullptr;
+    two_streams() {
+      CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+      CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+    }
+    ~two_streams() {
+      (void)cudaStreamDestroy(a);
+      (void)cudaStreamDestroy(b);
+    }
+  } s;
+  thrust::device_vector<long long> d_off(off.begin(), off.end());
+  long long const* o = thrust::raw_pointer_cast(d_off.data());
+  auto fresh = [&] {
+    std::vector<int> v(items);
+    for (auto& x : v) x = static_cast<int>(rng() % 2001) - 1000;
+    return v;
+  };
+  for_each_owner([&](auto policy, std::string const& name) {
+    INFO(name);
+    thrust::device_vector<int> in_a(items), in_b(items);
+    thrust::device_vector<long long> out_a(n), out_b(n);
+    int* const pa = thrust::raw_pointer_cast(in_a.data());
+    int* const pb = thrust::raw_pointer_cast(in_b.data());
+    long long* const oa = thrust::raw_pointer_cast(out_a.data());
+    long long* const ob = thrust::raw_pointer_cast(out_b.data());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CASCADE_CUDA_CHECK(cudaStreamBeginCapture(s.a, cudaStreamCaptureModeGlobal));
+    std::string failure;
+    try {
+      cascade::segmented_reduce(policy.on(s.a), pa, o, o + 1, n, oa, 7ll, cascade::plus{});
+    } catch (std::exception const& e) {
+      failure = e.what();
+    }
+    cudaGraph_t graph = nullptr;
+    cudaError_t const ended = cudaStreamEndCapture(s.a, &graph);
+    REQUIRE_MESSAGE(failure.empty(), failure);
+    REQUIRE(ended == cudaSuccess);
+    cudaGraphExec_t exec = nullptr;
+    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
+    for (int replay = 0; replay < 3; ++replay) {
+      INFO("replay ", replay);
+      std::vector<int> const ha = fresh(), hb = fresh();
+      CASCADE_CUDA_CHECK(cudaMemcpyAsync(pa, ha.data(), sizeof(int) * items, cudaMemcpyHostToDevice, s.a));
+      CASCADE_CUDA_CHECK(cudaMemcpyAsync(pb, hb.data(), sizeof(int) * items, cudaMemcpyHostToDevice, s.b));
+      CASCADE_CUDA_CHECK(cudaGraphLaunch(exec, s.a));
+      cascade::segmented_reduce(policy.on(s.b), pb, o, o + 1, n, ob, 9ll, cascade::plus{});
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(s.a));
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(s.b));
+      std::vector<long long> const want_a = host_fold(ha, off, 7ll, cascade::plus{});
+      std::vector<long long> const want_b = host_fold(hb, off, 9ll, cascade::plus{});
+      thrust::host_vector<long long> const got_a(out_a), got_b(out_b);
+      for (long long i = 0; i < n; ++i) {
+        INFO("segment ", i, " of ", n, " (", off[i], "..", off[i + 1], ")");
+        REQUIRE(got_a[i] == want_a[i]);
+        REQUIRE(got_b[i] == want_b[i]);
+      }
+    }
+    CASCADE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  });
+}
+
 TEST_CASE("segment::binned: more long segments than part slots, segments out of order and overlapping") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x5EB);
