@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "support/busy.cuh"
+#include "support/capture.cuh"
 #include "support/seed.hpp"
 
 namespace {
@@ -51,35 +52,6 @@ std::tuple<cascade::policy<B, C, tree::shuffle, finish::host>, cascade::policy<B
 template <int B, int C>
 using every_finish = decltype(every_finish_impl<B, C>(cascade::detail::filter_t<finish::compiled, not_host>{},
                                                       cascade::detail::filter_t<finish::compiled, takes_per_thread>{}));
-
-// Captures f() on `stream` (global mode, as a user would) into a graph; the capture is ended whatever
-// f throws, and the failure comes back as text.
-template <class F>
-cudaGraph_t capture(cudaStream_t stream, F f, std::string& failure) {
-  CASCADE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  try {
-    f();
-  } catch (std::exception const& e) {
-    failure = e.what();
-  }
-  cudaGraph_t graph = nullptr;
-  cudaError_t const ended = cudaStreamEndCapture(stream, &graph);
-  if (failure.empty() && ended != cudaSuccess) failure = cudaGetErrorString(ended);
-  (void)cudaGetLastError();
-  return graph;
-}
-
-struct streams {
-  cudaStream_t a = nullptr, b = nullptr;
-  streams() {
-    CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
-    CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
-  }
-  ~streams() {
-    (void)cudaStreamDestroy(a);
-    (void)cudaStreamDestroy(b);
-  }
-};
 
 template <class P>
 constexpr bool waits_for_other_streams() {

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/capture.cuh"
 #include "support/noncommutative_ops.cuh"
 #include "support/seed.hpp"
 
@@ -320,17 +321,7 @@ TEST_CASE("segmented_reduce: every owner captured into a graph and replayed, bes
   auto const off = offsets_of(lengths);
   long long const n = static_cast<long long>(lengths.size());
   long long const items = off.back();
-  struct two_streams {
-    cudaStream_t a = nullptr, b = nullptr;
-    two_streams() {
-      CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
-      CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
-    }
-    ~two_streams() {
-      (void)cudaStreamDestroy(a);
-      (void)cudaStreamDestroy(b);
-    }
-  } s;
+  streams s;
   thrust::device_vector<long long> d_off(off.begin(), off.end());
   long long const* o = thrust::raw_pointer_cast(d_off.data());
   auto fresh = [&] {
@@ -347,17 +338,10 @@ TEST_CASE("segmented_reduce: every owner captured into a graph and replayed, bes
     long long* const oa = thrust::raw_pointer_cast(out_a.data());
     long long* const ob = thrust::raw_pointer_cast(out_b.data());
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    CASCADE_CUDA_CHECK(cudaStreamBeginCapture(s.a, cudaStreamCaptureModeGlobal));
     std::string failure;
-    try {
-      cascade::segmented_reduce(policy.on(s.a), pa, o, o + 1, n, oa, 7ll, cascade::plus{});
-    } catch (std::exception const& e) {
-      failure = e.what();
-    }
-    cudaGraph_t graph = nullptr;
-    cudaError_t const ended = cudaStreamEndCapture(s.a, &graph);
+    cudaGraph_t graph = capture(
+        s.a, [&] { cascade::segmented_reduce(policy.on(s.a), pa, o, o + 1, n, oa, 7ll, cascade::plus{}); }, failure);
     REQUIRE_MESSAGE(failure.empty(), failure);
-    REQUIRE(ended == cudaSuccess);
     cudaGraphExec_t exec = nullptr;
     REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
     CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
