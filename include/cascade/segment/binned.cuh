@@ -95,21 +95,12 @@ struct segment_owner<segment::binned> {
     if (longest < 0 || longest > bins::lanes_max) {
       long long const cap = 2 * (resident > 0 ? resident : 1);
       long long const tasks = static_cast<long long>(part_capacity) + 2 * n;  // at most
-      cudaLaunchAttribute attribute[1];
-      attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-      attribute[0].val.programmaticStreamSerializationAllowed = 1;
-      cudaLaunchConfig_t config{};
-      config.gridDim = dim3(static_cast<unsigned>(tasks < cap ? tasks : cap));
-      config.blockDim = dim3(static_cast<unsigned>(block));
-      config.stream = stream;
-      config.attrs = attribute;
-      config.numAttrs = 1;
-      check_cuda(cudaLaunchKernelEx(&config,
-                                    &segment_binned_tail_kernel<block, Policy::coarse_factor,
-                                                                resolve_tree_t<typename Policy::tree_type, Op>, T, It,
-                                                                Segments, OutIt, Op>,
-                                    first, segments, d_out, partials, init, op, lists),
-                 "segment_binned_tail_kernel (cudaLaunchKernelEx)");
+      launch_dependent(&segment_binned_tail_kernel<block, Policy::coarse_factor,
+                                                   resolve_tree_t<typename Policy::tree_type, Op>, T, It, Segments,
+                                                   OutIt, Op>,
+                       static_cast<unsigned>(tasks < cap ? tasks : cap), block, stream,
+                       "segment_binned_tail_kernel (launch_dependent)", first, segments, d_out, partials, init, op,
+                       lists);
     }
   }
 };
