@@ -53,6 +53,37 @@ void launch(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t st
   check_cuda(cudaGetLastError(), what);
 }
 
+// As launch, for a kernel that may start before the stream's previous kernel ends (programmatic
+// dependent launch, compute capability 9.0 and up; elsewhere an ordinary launch): it must run
+// griddepcontrol.wait (wait_for_previous_grid) before it reads what that kernel wrote, and that kernel
+// lets it start with griddepcontrol.launch_dependents (let_next_grid_start).
+template <class... Params, class... Args>
+void launch_dependent(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t stream, char const* what,
+                      Args const&... args) {
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(static_cast<unsigned>(block));
+  config.stream = stream;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  check_cuda(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...), what);
+}
+
+// The device side of launch_dependent: no-ops below compute capability 9.0.
+__device__ __forceinline__ void let_next_grid_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+__device__ __forceinline__ void wait_for_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // Launches one pass of `Policy`'s kernel over [first, first + n) with `grid` blocks.
 template <class Policy, class T, class It, class Offset, class Op, class Sink>
 void launch_reduce_tiles(It first, Offset n, Op op, Sink sink, unsigned grid, cudaStream_t stream) {

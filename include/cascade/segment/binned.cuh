@@ -95,10 +95,12 @@ struct segment_owner<segment::binned> {
     if (longest < 0 || longest > bins::lanes_max) {
       long long const cap = 2 * (resident > 0 ? resident : 1);
       long long const tasks = static_cast<long long>(part_capacity) + 2 * n;  // at most
-      launch(&segment_binned_tail_kernel<block, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>,
-                                         T, It, Segments, OutIt, Op>,
-             static_cast<unsigned>(tasks < cap ? tasks : cap), block, stream,
-             "segment_binned_tail_kernel<<<...>>> (launch)", first, segments, d_out, partials, init, op, lists);
+      launch_dependent(&segment_binned_tail_kernel<block, Policy::coarse_factor,
+                                                   resolve_tree_t<typename Policy::tree_type, Op>, T, It, Segments,
+                                                   OutIt, Op>,
+                       static_cast<unsigned>(tasks < cap ? tasks : cap), block, stream,
+                       "segment_binned_tail_kernel (launch_dependent)", first, segments, d_out, partials, init, op,
+                       lists);
     }
   }
 };
