@@ -54,12 +54,13 @@ void launch(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t st
 }
 
 // As launch, for a kernel that may start before the stream's previous kernel ends (programmatic
-// dependent launch, compute capability 9.0 and up; elsewhere an ordinary launch): it must run
-// griddepcontrol.wait (wait_for_previous_grid) before it reads what that kernel wrote, and that kernel
-// lets it start with griddepcontrol.launch_dependents (let_next_grid_start).
+// dependent launch, where `overlap`: the caller passes whether the device has compute capability 9.0
+// or more; elsewhere an ordinary launch): it must run griddepcontrol.wait (wait_for_previous_grid)
+// before it reads what that kernel wrote, and that kernel lets it start with
+// griddepcontrol.launch_dependents (let_next_grid_start).
 template <class... Params, class... Args>
-void launch_dependent(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t stream, char const* what,
-                      Args const&... args) {
+void launch_dependent(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t stream, bool overlap,
+                      char const* what, Args const&... args) {
   cudaLaunchAttribute attribute[1];
   attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute[0].val.programmaticStreamSerializationAllowed = 1;
@@ -68,7 +69,7 @@ void launch_dependent(void (*kernel)(Params...), unsigned grid, int block, cudaS
   config.blockDim = dim3(static_cast<unsigned>(block));
   config.stream = stream;
   config.attrs = attribute;
-  config.numAttrs = 1;
+  config.numAttrs = overlap ? 1 : 0;
   check_cuda(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...), what);
 }
 

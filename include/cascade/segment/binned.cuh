@@ -11,6 +11,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
+#include <atomic>
 #include <cstddef>
 
 #include "../detail/device.cuh"
@@ -34,6 +36,19 @@ template <>
 struct segment_owner<segment::binned> {
   static constexpr long long window = 1ll << 28;  // segments a run at most (32-bit numbers; lists of 1 GiB)
   static constexpr unsigned max_part_slots = 1u << 16;
+
+  // Whether the tail kernel may start as the pass drains (programmatic dependent launch): only where
+  // both run as 9.0 code or newer, which has griddepcontrol (an 8.0 image on an H100 has not, and its
+  // tail would not wait for the lists). Found once per device.
+  template <auto Pass, auto Tail>
+  static bool tail_overlaps(device_info const& device) {
+    static std::array<std::atomic<unsigned char>, max_devices> cache{};  // 0: not found yet; 1: no; 2: yes
+    unsigned char const cached = cache[device.ordinal].load(std::memory_order_relaxed);
+    if (cached != 0) return cached == 2;
+    bool const overlaps = device.cc_major >= 9 && kernel_arch(Pass) >= 90 && kernel_arch(Tail) >= 90;
+    cache[device.ordinal].store(overlaps ? 2 : 1, std::memory_order_relaxed);
+    return overlaps;
+  }
 
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
   static void run(It first, Segments segments, long long num_segments, long long longest, OutIt d_out, T init, Op op,
@@ -88,19 +103,19 @@ struct segment_owner<segment::binned> {
     long long const groups = (n + 31) / 32;
     long long const wanted = (groups + block / 32 - 1) / (block / 32);
     long long const most = 4 * (resident > 0 ? resident : 1);
-    launch(&segment_binned_kernel<block, T, It, Segments, OutIt, Op>,
-           static_cast<unsigned>(wanted < most ? wanted : most), block, stream,
+    constexpr auto pass = &segment_binned_kernel<block, T, It, Segments, OutIt, Op>;
+    constexpr auto tail = &segment_binned_tail_kernel<block, Policy::coarse_factor,
+                                                      resolve_tree_t<typename Policy::tree_type, Op>, T, It, Segments,
+                                                      OutIt, Op>;
+    launch(pass, static_cast<unsigned>(wanted < most ? wanted : most), block, stream,
            "segment_binned_kernel<<<...>>> (launch)", first, segments, n, d_out, init, op, lists);
     // The lists' kernel is left out where the host knows they are empty (longest known).
     if (longest < 0 || longest > bins::lanes_max) {
       long long const cap = 2 * (resident > 0 ? resident : 1);
       long long const tasks = static_cast<long long>(part_capacity) + 2 * n;  // at most
-      launch_dependent(&segment_binned_tail_kernel<block, Policy::coarse_factor,
-                                                   resolve_tree_t<typename Policy::tree_type, Op>, T, It, Segments,
-                                                   OutIt, Op>,
-                       static_cast<unsigned>(tasks < cap ? tasks : cap), block, stream,
-                       "segment_binned_tail_kernel (launch_dependent)", first, segments, d_out, partials, init, op,
-                       lists);
+      launch_dependent(tail, static_cast<unsigned>(tasks < cap ? tasks : cap), block, stream,
+                       tail_overlaps<pass, tail>(device), "segment_binned_tail_kernel (launch_dependent)", first,
+                       segments, d_out, partials, init, op, lists);
     }
   }
 };
