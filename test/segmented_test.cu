@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <cstdint>
 #include <random>
@@ -315,9 +316,10 @@ TEST_CASE("segmented_reduce: every owner captured into a graph and replayed, bes
   std::vector<long long> lengths;
   for (int i = 0; i < 1200; ++i) lengths.push_back(static_cast<long long>(rng() % 40));  // mostly short
   for (int i = 0; i < 64; ++i) lengths.push_back(33 + static_cast<long long>(rng() % 96));  // dense 33-128
+  std::size_t const listed_from = lengths.size();  // from here on shuffled; the dense run stays whole
   for (int i = 0; i < 200; ++i) lengths.push_back(129 + static_cast<long long>(rng() % 1900));  // listed
   for (long long l : {2049ll, 70001ll, 150000ll, 0ll, 5000ll}) lengths.push_back(std::min(l, max_length()));  // parts
-  std::shuffle(lengths.begin() + 1264, lengths.end(), rng);
+  std::shuffle(lengths.begin() + static_cast<std::ptrdiff_t>(listed_from), lengths.end(), rng);
   auto const off = offsets_of(lengths);
   long long const n = static_cast<long long>(lengths.size());
   long long const items = off.back();

@@ -54,10 +54,10 @@ void launch(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t st
 }
 
 // As launch, for a kernel that may start before the stream's previous kernel ends (programmatic
-// dependent launch, where `overlap`: the caller passes whether the device has compute capability 9.0
-// or more; elsewhere an ordinary launch): it must run griddepcontrol.wait (wait_for_previous_grid)
-// before it reads what that kernel wrote, and that kernel lets it start with
-// griddepcontrol.launch_dependents (let_next_grid_start).
+// dependent launch) where `overlap`, and an ordinary launch elsewhere. The caller passes overlap only
+// where both kernels run as 9.0 code or newer (kernel_arch), since the kernel must run
+// griddepcontrol.wait (wait_for_previous_grid) before it reads what the previous one wrote, and that
+// one lets it start with griddepcontrol.launch_dependents (let_next_grid_start).
 template <class... Params, class... Args>
 void launch_dependent(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t stream, bool overlap,
                       char const* what, Args const&... args) {
