@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
+#include <atomic>
 #include <mutex>
 
 #include "../error.cuh"
@@ -100,6 +101,19 @@ int kernel_arch(Kernel* kernel) {
   check_cuda(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes");
   return attributes.ptxVersion > 0 && attributes.ptxVersion < attributes.binaryVersion ? attributes.ptxVersion
                                                                                       : attributes.binaryVersion;
+}
+
+// A value found once per device and kept for the process: find() runs on a device's first call (two
+// threads may both run it; they find the same). Each `find` has its own cache: a lambda's type is
+// its own, one per template instantiation of the function it is written in.
+template <class Find>
+unsigned once_per_device(device_info const& device, Find&& find) {
+  static std::array<std::atomic<unsigned>, max_devices> cache{};  // the value + 1; 0: not found yet
+  unsigned const cached = cache[device.ordinal].load(std::memory_order_relaxed);
+  if (cached != 0) return cached - 1;
+  unsigned const value = find();
+  cache[device.ordinal].store(value + 1, std::memory_order_relaxed);
+  return value;
 }
 
 }  // namespace cascade::detail

@@ -4,9 +4,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <array>
-#include <atomic>
-
 #include "../error.cuh"
 #include "device.cuh"
 #include "kernels.cuh"
@@ -19,17 +16,13 @@ namespace cascade::detail {
 // read once per device through the occupancy API and cached.
 template <auto Kernel, int BlockSize>
 unsigned resident_grid() {
-  static std::array<std::atomic<unsigned>, 64> cache{};
   device_info const& device = current_device();
-  unsigned grid = cache[device.ordinal].load(std::memory_order_relaxed);
-  if (grid == 0) {
+  return once_per_device(device, [&] {
     int per_sm = 0;
     check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, BlockSize, 0),
                "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    grid = static_cast<unsigned>((per_sm > 0 ? per_sm : 1) * device.sm_count);
-    cache[device.ordinal].store(grid, std::memory_order_relaxed);
-  }
-  return grid;
+    return static_cast<unsigned>((per_sm > 0 ? per_sm : 1) * device.sm_count);
+  });
 }
 
 // The grid for `n` items under Policy when blocks loop over tiles: one block a tile, at most enough

@@ -17,9 +17,7 @@
 
 #include <cooperative_groups.h>
 
-#include <array>
-#include <atomic>
-
+#include "../detail/device.cuh"
 #include "../detail/kernels.cuh"
 #include "../detail/math.cuh"
 #include "../detail/shared_array.cuh"
@@ -92,23 +90,22 @@ struct finish_dispatch<finish::cluster> {
   // trap in its place), so the code decides, not the device alone.
   template <auto Kernel, int BlockSize>
   static unsigned cluster_blocks(device_info const& device) {
-    static std::array<std::atomic<unsigned>, max_devices> cache{};  // blocks + 1; 0: not found yet
-    unsigned const cached = cache[device.ordinal].load(std::memory_order_relaxed);
-    if (cached != 0) return cached - 1;
-    unsigned blocks = 0;
-    if (device.cc_major * 10 >= finish::cluster::native_arch && kernel_arch(Kernel) >= finish::cluster::native_arch) {
-      blocks = 8;  // portable: every 9.0 device runs clusters of 8
-      if (cudaFuncSetAttribute(Kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess) {
-        cudaLaunchAttribute attribute;
-        cudaLaunchConfig_t const config = cluster_config(max_cluster_blocks, BlockSize, nullptr, attribute);
-        int size = 0;
-        if (cudaOccupancyMaxPotentialClusterSize(&size, Kernel, &config) == cudaSuccess && size > 8)
-          blocks = static_cast<unsigned>(size < max_cluster_blocks ? size : max_cluster_blocks);
+    return once_per_device(device, [&] {
+      unsigned blocks = 0;
+      if (device.cc_major * 10 >= finish::cluster::native_arch &&
+          kernel_arch(Kernel) >= finish::cluster::native_arch) {
+        blocks = 8;  // portable: every 9.0 device runs clusters of 8
+        if (cudaFuncSetAttribute(Kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess) {
+          cudaLaunchAttribute attribute;
+          cudaLaunchConfig_t const config = cluster_config(max_cluster_blocks, BlockSize, nullptr, attribute);
+          int size = 0;
+          if (cudaOccupancyMaxPotentialClusterSize(&size, Kernel, &config) == cudaSuccess && size > 8)
+            blocks = static_cast<unsigned>(size < max_cluster_blocks ? size : max_cluster_blocks);
+        }
+        (void)cudaGetLastError();  // a refused attribute is not the caller's error
       }
-      (void)cudaGetLastError();  // a refused attribute is not the caller's error
-    }
-    cache[device.ordinal].store(blocks + 1, std::memory_order_relaxed);
-    return blocks;
+      return blocks;
+    });
   }
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>

@@ -11,8 +11,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <array>
-#include <atomic>
 #include <cstddef>
 
 #include "../detail/device.cuh"
@@ -42,12 +40,9 @@ struct segment_owner<segment::binned> {
   // tail would not wait for the lists). Found once per device.
   template <auto Pass, auto Tail>
   static bool tail_overlaps(device_info const& device) {
-    static std::array<std::atomic<unsigned char>, max_devices> cache{};  // 0: not found yet; 1: no; 2: yes
-    unsigned char const cached = cache[device.ordinal].load(std::memory_order_relaxed);
-    if (cached != 0) return cached == 2;
-    bool const overlaps = device.cc_major >= 9 && kernel_arch(Pass) >= 90 && kernel_arch(Tail) >= 90;
-    cache[device.ordinal].store(overlaps ? 2 : 1, std::memory_order_relaxed);
-    return overlaps;
+    return once_per_device(device, [&] {
+             return static_cast<unsigned>(device.cc_major >= 9 && kernel_arch(Pass) >= 90 && kernel_arch(Tail) >= 90);
+           }) != 0;
   }
 
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
