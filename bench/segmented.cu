@@ -2,8 +2,8 @@
 // 1K, 16K, 1M), then in segments of power-law lengths (P(L) ~ L^-alpha on [1, 2^20], alpha such that
 // the mean is 32; seeded), offsets as a device array of int32 (begin = offsets, end = offsets + 1),
 // against cub::DeviceSegmentedReduce::Sum in the same process: every cascade segment owner under
-// <256, 4> (segment::blocks and segment::binned <256, 8>), cascade's segmented default, and, for fixed
-// sizes, batched_reduce's default (no offsets array). Hot and cold (L2 flushed), medians of alternating
+// <256, 4> (segment::blocks and segment::binned <256, 8>, segment::tiles <256, 16>), cascade's segmented
+// default, and, for fixed sizes, batched_reduce's default (no offsets array). Hot and cold (L2 flushed), medians of alternating
 // runs (src/measure/timer.cuh); the read ceiling reads the items' and the offsets' bytes. Every result
 // is checked against CUB's. Built twice: cascade-segmented against the toolkit's CUB and, where
 // .deps/cccl holds it, cascade-segmented-newest against the newest CCCL; every row records the
@@ -45,7 +45,7 @@ contender owner_contender(float const* in, int const* off, long long segments, f
 }
 
 // Every segment owner: thread and thread_vectors (where `with_thread`), warp<4..32>; block, blocks and binned
-// <256, 8>. binned only where its header is there (it came after this bench).
+// <256, 8>; tiles <256, 16>. binned and tiles only where their headers are there (they came after this bench).
 void add_owners(std::vector<contender>& cs, float const* in, int const* off, long long segments, float* out,
                 bool with_thread) {
   if (with_thread) cs.push_back(owner_contender<cascade::segment::thread, 256, 4>(in, off, segments, out));
@@ -60,6 +60,9 @@ void add_owners(std::vector<contender>& cs, float const* in, int const* off, lon
   cs.push_back(owner_contender<cascade::segment::blocks, 256, 8>(in, off, segments, out));
 #if __has_include(<cascade/segment/binned.cuh>)
   cs.push_back(owner_contender<cascade::segment::binned, 256, 8>(in, off, segments, out));
+#endif
+#if __has_include(<cascade/segment/tiles.cuh>)
+  cs.push_back(owner_contender<cascade::segment::tiles, 256, 16>(in, off, segments, out));
 #endif
 }
 

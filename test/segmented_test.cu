@@ -414,6 +414,74 @@ TEST_CASE("segment::binned: more long segments than part slots, segments out of 
   check(cascade::default_policy{}, "default_policy (device offsets: binned)");
 }
 
+TEST_CASE("segment::tiles: CSR offsets that decrease (overlapping segments), at a tile's edges and inside") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5EC);
+  long long const items = 300000;
+  std::vector<int> h(items);
+  for (auto& x : h) x = static_cast<int>(rng() % 2001) - 1000;
+  thrust::device_vector<int> in(h.begin(), h.end());
+  // Non-decreasing offsets (the tiles' own path), then the same with a few steps back: the tiles
+  // kernels find those and every segment is folded by itself (segment k is [off[k], off[k + 1]),
+  // empty where that runs backwards).
+  std::vector<long long> off = {0};
+  while (off.back() < items - 5000) off.push_back(off.back() + static_cast<long long>(rng() % 3000));
+  off.push_back(items);
+  std::vector<long long> back = off;
+  for (std::size_t k = 3; k + 1 < back.size(); k += 1 + rng() % 40)
+    back[k] = std::max(0ll, back[k - 1] - static_cast<long long>(rng() % 500));
+  back[back.size() / 2] = 0;
+  for (auto const* o : {&off, &back}) {
+    long long const n = static_cast<long long>(o->size()) - 1;
+    thrust::device_vector<long long> d_off(o->begin(), o->end());
+    long long const* d = thrust::raw_pointer_cast(d_off.data());
+    std::vector<long long> want(n);
+    for (long long s = 0; s < n; ++s) {
+      long long acc = -3;
+      for (long long i = (*o)[s]; i < (*o)[s + 1]; ++i) acc += h[i];
+      want[s] = acc;
+    }
+    auto check = [&](auto policy, std::string const& what) {
+      thrust::device_vector<long long> out(n, 0);
+      cascade::segmented_reduce(policy, thrust::raw_pointer_cast(in.data()), d, d + 1, n,
+                                thrust::raw_pointer_cast(out.data()), -3ll, cascade::plus{});
+      thrust::host_vector<long long> const got(out);
+      for (long long s = 0; s < n; ++s) {
+        INFO(what, (o == &off ? ", increasing" : ", decreasing here and there"), ": segment ", s, " (", (*o)[s], "..",
+             (*o)[s + 1], ")");
+        REQUIRE(got[s] == want[s]);
+      }
+    };
+    check(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, "segment::tiles <256, 16>");
+    check(cascade::segmented_policy<cascade::segment::tiles, 32, 3>{}, "segment::tiles <32, 3>");
+  }
+}
+
+TEST_CASE("segment::tiles: CSR offsets over more than 2^31 items, beyond 2^32 (chunks of many tiles)") {
+  // first[i] = i (a counting iterator): the sum of [b, e) is (e - 1 + b)(e - b) / 2 (its product taken
+  // in 128 bits; the sum itself fits in 64).
+  std::vector<long long> const off = {5, (1ll << 31) + 1000, (1ll << 32) + 7, (1ll << 32) + 7, (1ll << 32) + 300007,
+                                      (1ll << 32) + 300008};
+  thrust::device_vector<long long> d_off(off.begin(), off.end());
+  long long const* d = thrust::raw_pointer_cast(d_off.data());
+  auto first = thrust::counting_iterator<long long>(0);
+  long long const n = static_cast<long long>(off.size()) - 1;
+  std::vector<long long> want(n);
+  for (long long s = 0; s < n; ++s)
+    want[s] = 11 + static_cast<long long>(static_cast<__int128>(off[s + 1] - 1 + off[s]) * (off[s + 1] - off[s]) / 2);
+  auto run = [&](auto policy, std::string const& name) {
+    thrust::device_vector<long long> out(n);
+    cascade::segmented_reduce(policy, first, d, d + 1, n, thrust::raw_pointer_cast(out.data()), 11ll, cascade::plus{});
+    thrust::host_vector<long long> const got(out);
+    for (long long s = 0; s < n; ++s) {
+      INFO(name, ": segment ", s);
+      REQUIRE(got[s] == want[s]);
+    }
+  };
+  run(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, "segment::tiles <256, 16>");
+  run(cascade::segmented_policy<cascade::segment::tiles, 64, 1>{}, "segment::tiles <64, 1>");
+}
+
 struct square_of {
   __host__ __device__ long long operator()(int x) const { return static_cast<long long>(x) * x; }
 };

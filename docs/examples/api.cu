@@ -226,6 +226,8 @@ void run() {
     int const* o = thrust::raw_pointer_cast(offsets.data());
     using by_warps = cascade::segmented_policy<cascade::segment::warp<8>, 256, 4>;  // 8 lanes a segment
     cascade::segmented_reduce(by_warps{}, m.data(), o, o + 1, 3, sums.data(), 100ll, cascade::plus{});
+    using by_tiles = cascade::segmented_policy<cascade::segment::tiles, 256, 16>;  // 4096-item tiles, any lengths
+    cascade::segmented_reduce(by_tiles{}, m.data(), o, o + 1, 3, sums.data(), 100ll, cascade::plus{});  // the same
     cudaDeviceSynchronize();  // ordered on the policy's stream; the host does not wait
     // [/segmented]
     expect(row_sums[0] == 4 && row_sums[2] == 4 && sums[0] == 102 && sums[1] == 100 && sums[2] == 110, "segmented");

@@ -1,5 +1,6 @@
-// cascade/detail/shuffle.cuh: __shfl_down_sync for any trivially copyable T, moved in 4-byte words
-// (the hardware shuffles 32 bits at a time), so 8- and 16-byte user structs work like int.
+// cascade/detail/shuffle.cuh: __shfl_down_sync (and up, and from one lane) for any trivially copyable
+// T, moved in 4-byte words (the hardware shuffles 32 bits at a time), so 8- and 16-byte user structs
+// work like int.
 // Register moves in cascade's kernels use __builtin_memcpy: CCCL 3.5's cuda::std::memcpy asserts on its
 // pointers in device code when CCCL_ENABLE_ASSERTIONS is on (Meson defines it unless b_ndebug), which
 // puts the values in local memory (3x slower segmented kernels).
@@ -17,6 +18,33 @@ __device__ T shuffle_down(T const& value, int offset, unsigned mask = full_warp_
   __builtin_memcpy(in, &value, sizeof(T));
 #pragma unroll
   for (int w = 0; w < words; ++w) out[w] = __shfl_down_sync(mask, in[w], offset);
+  T result;
+  __builtin_memcpy(&result, out, sizeof(T));
+  return result;
+}
+
+template <class T>
+__device__ T shuffle_up(T const& value, int offset, unsigned mask = full_warp_mask) {
+  constexpr int words = (sizeof(T) + 3) / 4;
+  unsigned in[words] = {};
+  unsigned out[words];
+  __builtin_memcpy(in, &value, sizeof(T));
+#pragma unroll
+  for (int w = 0; w < words; ++w) out[w] = __shfl_up_sync(mask, in[w], offset);
+  T result;
+  __builtin_memcpy(&result, out, sizeof(T));
+  return result;
+}
+
+// Lane `lane`'s value, in every lane.
+template <class T>
+__device__ T shuffle_from(T const& value, int lane, unsigned mask = full_warp_mask) {
+  constexpr int words = (sizeof(T) + 3) / 4;
+  unsigned in[words] = {};
+  unsigned out[words];
+  __builtin_memcpy(in, &value, sizeof(T));
+#pragma unroll
+  for (int w = 0; w < words; ++w) out[w] = __shfl_sync(mask, in[w], lane);
   T result;
   __builtin_memcpy(&result, out, sizeof(T));
   return result;

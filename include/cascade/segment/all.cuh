@@ -9,6 +9,7 @@
 #include "tag.cuh"
 #include "thread.cuh"
 #include "thread_vectors.cuh"
+#include "tiles.cuh"
 #include "warp.cuh"
 
 namespace cascade::segment {
@@ -24,7 +25,8 @@ using all = detail::type_list<
     warp<32>,
     block,
     blocks,
-    binned
+    binned,
+    tiles
     // registry:end
     >;
 

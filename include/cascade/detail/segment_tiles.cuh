@@ -1,0 +1,398 @@
+// cascade/detail/segment_tiles.cuh: the kernels of segment::tiles, which reads CSR offsets' items once,
+// in tiles of equal item counts whatever the segments' lengths (docs/segmented.md, "Item tiles").
+//
+// Four kernels, the last two started early by programmatic dependent launch:
+// - geometry (one thread): where the chunks lie, from the offsets' first and last; the flag cleared.
+// - partition: chunk_lo[c], the first segment that begins at or after chunk c's first item; whether
+//   the offsets ever decrease (overlapping segments, which tiles cannot fold: the fix-up kernel then
+//   folds every segment by itself).
+// - tiles: a block a chunk of one or more tiles of BlockSize x Items items. The segments that begin in
+//   a tile mark their first item in shared memory; each thread folds its Items items in order, writing
+//   the segments that begin and end among them; a scan by segment over the threads (seeded with the
+//   value the chunk's previous tile left open) closes those that span threads. A chunk writes its
+//   pieces: the part before its first head (all of it where it has none) and the segment it leaves
+//   open, with the chunk of that segment's last item. No block waits for another.
+// - fix-up: a warp a chunk; where a chunk leaves a segment open, it folds the segment's pieces in order.
+//
+// The host knows only the number of segments, not the items (offsets the device alone reads), so
+// the chunks' size is found on the device: tiles enough that at most `capacity` chunks cover the
+// items. The tile kernel's grid is `capacity` blocks and the fix-up's `capacity` warps; those past the
+// chunks return at once.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cuda/std/type_traits>
+
+#include "arguments.cuh"
+#include "kernels.cuh"
+#include "segment_kernels.cuh"
+#include "segments.cuh"
+#include "shuffle.cuh"
+#include "sinks.cuh"
+#include "vector_load.cuh"
+
+namespace cascade::detail {
+
+// CSR offsets: segment s is [at(s), at(s + 1)) for s < n; at has n + 1 entries.
+template <class OffsetIt>
+struct csr_offsets {
+  OffsetIt at_;
+  __host__ __device__ long long at(long long s) const { return static_cast<long long>(at_[s]); }
+};
+
+// batched_reduce's segments as CSR offsets, from segment `first` on.
+struct fixed_csr {
+  long long size;
+  long long first;
+  __host__ __device__ long long at(long long s) const { return (first + s) * size; }
+};
+
+// Where the chunks lie, from the offsets' first and last: found by the partition for the other two.
+struct tiles_geometry {
+  long long base;   // the first segment's begin
+  long long total;  // items from base to the last segment's end
+  long long chunk;  // items a chunk (a multiple of the tile)
+  long long chunks;
+
+  template <class Csr>
+  __device__ static tiles_geometry of(Csr const& csr, long long n, long long tile, long long capacity) {
+    tiles_geometry g{};
+    g.base = csr.at(0);
+    long long const end = csr.at(n);
+    g.total = end > g.base ? end - g.base : 0;
+    long long const tiles = (g.total + tile - 1) / tile;
+    long long const per = tiles > capacity ? (tiles + capacity - 1) / capacity : 1;
+    g.chunk = per * tile;
+    g.chunks = (g.total + g.chunk - 1) / g.chunk;
+    return g;
+  }
+};
+
+// One call's scratch; chunks <= capacity.
+template <class T>
+struct tiles_scratch {
+  int* chunk_lo;   // [capacity + 1]
+  T* head_part;    // [capacity]: a chunk's items before its first head (all of them where none)
+  T* tail_part;    // [capacity]: the value of the segment it leaves open (with init)
+  int* tail_seg;   // [capacity]: that segment, or -1
+  int* tail_last;  // [capacity]: the chunk of that segment's last item
+  unsigned* overlapping;  // the offsets decrease somewhere: every segment folded by itself
+  tiles_geometry* geometry;  // written by the partition
+  long long capacity;
+};
+
+template <class T>
+struct open_value {
+  int id;  // the segment, or -1: the one carried into the chunk from before it (or none yet)
+  T v;
+  bool valid;  // v holds a value
+};
+
+// a then b, in order.
+template <class T, class Op>
+__device__ __forceinline__ open_value<T> combine_open(open_value<T> const& a, open_value<T> const& b, Op op) {
+  if (b.id >= 0 || !a.valid) return b.id >= 0 ? b : open_value<T>{a.id, b.v, b.valid};
+  if (!b.valid) return a;
+  return {a.id, static_cast<T>(op(a.v, b.v)), true};
+}
+
+template <class T>
+__device__ __forceinline__ open_value<T> shuffle_open_up(open_value<T> const& x, int d) {
+  return {shuffle_up(x.id, d), shuffle_up(x.v, d), shuffle_up(x.valid, d)};
+}
+
+// A thread 4 segments. Also: every segment's init where the segments hold no items, and the flag
+// for offsets that decrease.
+// One thread: the call's geometry, and the flag cleared, before the partition starts, so that the
+// tile kernel may read both before it waits for the partition.
+template <long long Tile, class Csr, class T>
+__global__ void segment_tiles_geometry_kernel(Csr csr, long long n, tiles_scratch<T> scratch) {
+  *scratch.geometry = tiles_geometry::of(csr, n, Tile, scratch.capacity);
+  *scratch.overlapping = 0;
+}
+
+template <long long Tile, class Csr, class T, class OutIt>
+__global__ void segment_tiles_partition_kernel(Csr csr, long long n, tiles_scratch<T> scratch, OutIt d_out, T init) {
+  let_next_grid_start();
+  tiles_geometry const g = *scratch.geometry;
+  long long const s0 = 4 * (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x);
+  if (s0 > n) return;
+  // Chunk numbers by division by the tile (a constant) where a chunk is one tile, as it mostly is.
+  auto const chunk_of = [&](long long x) { return g.chunk == Tile ? x / Tile : x / g.chunk; };
+  long long prev = s0 > 0 ? csr.at(s0 - 1) - g.base : -1;
+  long long b[4];
+#pragma unroll
+  for (int r = 0; r < 4; ++r) b[r] = s0 + r <= n ? csr.at(s0 + r) - g.base : 0;
+  bool decreases = false;
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    long long const s = s0 + r;
+    if (s > n) break;
+    if (s > 0 && b[r] < prev) decreases = true;
+    if (g.total == 0 && s < n) store_value(d_out + s, init);
+    long long const t0 = prev < 0 ? 0 : chunk_of(prev) + 1;  // the first chunk starting after prev
+    long long t1 = s == n ? g.chunks : chunk_of(b[r]);
+    if (t1 > g.chunks) t1 = g.chunks;
+    for (long long t = t0; t <= t1; ++t) scratch.chunk_lo[t] = static_cast<int>(s);
+    prev = b[r] > prev ? b[r] : prev;
+  }
+  if (decreases) atomicOr(scratch.overlapping, 1u);
+}
+
+// A thread's Items head flags from shared memory as bits, 16, 8 or 4 bytes a load where Items allows.
+template <int Items>
+__device__ __forceinline__ unsigned read_heads(unsigned char const* at) {
+  constexpr int bytes = Items % 16 == 0 ? 16 : Items % 8 == 0 ? 8 : Items % 4 == 0 ? 4 : 1;
+  unsigned mask = 0;
+#pragma unroll
+  for (int q = 0; q < Items / bytes; ++q) {
+    unsigned words[bytes >= 4 ? bytes / 4 : 1];
+    if constexpr (bytes == 16) {
+      uint4 const v = reinterpret_cast<uint4 const*>(at)[q];
+      words[0] = v.x, words[1] = v.y, words[2] = v.z, words[3] = v.w;
+    } else if constexpr (bytes == 8) {
+      uint2 const v = reinterpret_cast<uint2 const*>(at)[q];
+      words[0] = v.x, words[1] = v.y;
+    } else if constexpr (bytes == 4) {
+      words[0] = reinterpret_cast<unsigned const*>(at)[q];
+    } else {
+      words[0] = at[q];
+    }
+#pragma unroll
+    for (int k = 0; k < (bytes >= 4 ? bytes : 1); ++k)
+      if ((words[k / 4] >> (8 * (k % 4))) & 0xffu) mask |= 1u << (q * bytes + k);
+  }
+  return mask;
+}
+
+// A block a chunk (the grid is the chunks' capacity; blocks past the chunks return). Segment numbers
+// are 32-bit (a run has at most 2^30 segments), and so are positions inside a chunk (fewer than 2^31
+// items: a capacity of 2^14 chunks covers 2^44 items in chunks of 2^30).
+template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
+__global__ void __launch_bounds__(BlockSize, 1536 / BlockSize)
+    segment_tiles_kernel(It first, Csr csr, long long n, OutIt d_out, T init, Op op, tiles_scratch<T> scratch) {
+  using X = input_value_t<It>;
+  constexpr int tile = BlockSize * Items;
+  constexpr int warps = BlockSize / 32;
+  static_assert(BlockSize % 32 == 0, "cascade: segment::tiles needs a block size that is a multiple of 32");
+  static_assert(Items <= 32, "cascade: segment::tiles folds at most 32 items a thread; use a CoarseFactor of 32 or less");
+  __shared__ __align__(16) unsigned char head[tile];  // position j * Items + k begins a segment
+  __shared__ unsigned head_id[tile];  // that segment less the tile's first, at k * BlockSize + j
+  __shared__ open_value<T> warp_total[warps];
+  __shared__ open_value<T> carry[2];  // what each tile leaves open, by the tile's parity
+  __shared__ long long round_begin[BlockSize];  // a scatter round's begins (in the chunk): the first after the tile
+  int const j = static_cast<int>(threadIdx.x);
+  int const lane = j % 32, w = j / 32;
+  long long const c = blockIdx.x;
+  let_next_grid_start();
+  // The geometry (written before the partition started) and the items first; then, once the
+  // partition is done, the tile's first segment and the flag.
+  tiles_geometry const g = *scratch.geometry;
+  if (c >= g.chunks) return;
+  long long const chunk_at = g.base + c * g.chunk;  // the chunk's first item
+  int const chunk_items = static_cast<int>(g.total - c * g.chunk < g.chunk ? g.total - c * g.chunk : g.chunk);
+  bool const last_chunk = c + 1 == g.chunks;
+  It const at = first + chunk_at;
+  int lo = -1;  // the tile's first segment
+  int parity = 0;
+  if (j == 0) carry[1] = open_value<T>{-1, init, false};
+  for (int ts = 0; ts < chunk_items; ts += tile, parity ^= 1) {
+    int const te = ts + tile < chunk_items ? ts + tile : chunk_items;
+    X x[Items];
+    int const p0 = ts + j * Items;
+    if constexpr (vectorizable<It, Items>) {
+      using in = vector_input<It>;
+      if (te - ts == tile && is_vector_aligned(at + ts)) {
+#pragma unroll
+        for (int q = 0; q < Items / in::width; ++q) {
+          auto const v = in::load(at, p0 + q * in::width);
+#pragma unroll
+          for (int r = 0; r < in::width; ++r) x[q * in::width + r] = in::item(at, v, r, p0 + q * in::width + r);
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < Items; ++k) x[k] = at[p0 + k < te ? p0 + k : ts];
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < Items; ++k) x[k] = at[p0 + k < te ? p0 + k : ts];
+    }
+    if (lo < 0) {
+      wait_for_previous_grid();  // the partition's chunk_lo and flag
+      if (*scratch.overlapping != 0) return;  // the fix-up kernel folds every segment
+      lo = scratch.chunk_lo[c];
+    }
+    // The first round of the segments that begin in the tile (below), loaded with the items.
+    int i0 = lo;
+    long long b = lo + j <= n ? csr.at(lo + j) - chunk_at : (1ll << 62);
+    long long e = lo + j < n ? csr.at(lo + j + 1) - chunk_at : b;
+#pragma unroll
+    for (int k = 0; k < Items; ++k) head[j * Items + k] = 0;
+    __syncthreads();  // the map cleared (and the last tile's reads of it, carry and round_begin done)
+    // The segments that begin in the tile, BlockSize at a time; the chunk's last tile also takes
+    // the empty segments at its end (at the very end of the items: all of them).
+    long long const limit = te < chunk_items ? te : last_chunk ? (1ll << 62) : chunk_items;
+    int hi = lo, end_slot = 0;
+    for (;;) {
+      int const i = i0 + j;
+      bool const mine = i < n && b < limit;
+      if (mine) {
+        if (e <= b) {
+          store_value(d_out + i, init);
+        } else {
+          int const p = static_cast<int>(b) - ts;
+          head[p] = 1;
+          head_id[(p % Items) * BlockSize + p / Items] = static_cast<unsigned>(i - lo);
+        }
+      }
+      round_begin[j] = b;
+      int const count = __syncthreads_count(mine);
+      if (count < BlockSize) {
+        hi = i0 + count;
+        end_slot = count;
+        break;
+      }
+      i0 += BlockSize;
+      b = i0 + j <= n ? csr.at(i0 + j) - chunk_at : (1ll << 62);
+      e = i0 + j < n ? csr.at(i0 + j + 1) - chunk_at : b;
+    }
+    // This thread's items, in order: each head closes the segment before it. Full tiles (all but a
+    // chunk's last) take a path where every item is real and every thread holds a value.
+    auto const fold_tile = [&](auto full_c) {
+      constexpr bool full = decltype(full_c)::value;
+      unsigned const heads = read_heads<Items>(head + j * Items);
+      int id = -1;
+      T acc = init, first_part = init;
+      bool any = false, has_acc = false, has_first = false;
+#pragma unroll
+      for (int k = 0; k < Items; ++k) {
+        bool const real = full || p0 + k < te;
+        if (real && (heads >> k) & 1u) {
+          int const h = lo + static_cast<int>(head_id[k * BlockSize + j]);
+          if (any) store_value(d_out + id, acc);
+          else {
+            first_part = acc;
+            has_first = has_acc;
+          }
+          any = true;
+          id = h;
+          acc = static_cast<T>(op(init, static_cast<T>(x[k])));
+          has_acc = true;
+        } else if (real) {
+          acc = has_acc ? static_cast<T>(op(acc, static_cast<T>(x[k]))) : static_cast<T>(x[k]);
+          has_acc = true;
+        }
+      }
+      if (!any) {
+        first_part = acc;
+        has_first = has_acc;
+      }
+      // Inclusive scan by segment over the warp, then the warps in order, seeded with the carry.
+      open_value<T> mine{any ? id : -1, acc, full || has_acc};
+      open_value<T> before;
+      if constexpr (full) {  // every lane holds a value: only the numbers and values move
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+          int const o_id = __shfl_up_sync(full_warp_mask, mine.id, d);
+          T const o_v = shuffle_up(mine.v, d);
+          if (lane >= d && mine.id < 0) {
+            mine.id = o_id;
+            mine.v = static_cast<T>(op(o_v, mine.v));
+          }
+        }
+        before = open_value<T>{__shfl_up_sync(full_warp_mask, mine.id, 1), shuffle_up(mine.v, 1), true};
+      } else {
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+          open_value<T> const o = shuffle_open_up(mine, d);
+          if (lane >= d) mine = combine_open(o, mine, op);
+        }
+        before = shuffle_open_up(mine, 1);
+      }
+      if (lane == 31) warp_total[w] = mine;
+      __syncthreads();
+      if (any) {  // the first head closes the segment open before it
+        open_value<T> prefix = carry[parity ^ 1];  // everything before this warp
+        for (int u = 0; u < w; ++u) prefix = combine_open(prefix, warp_total[u], op);
+        open_value<T> const excl = lane > 0 ? combine_open(prefix, before, op) : prefix;
+        open_value<T> const closed = combine_open(excl, open_value<T>{-1, first_part, has_first}, op);
+        if (closed.id >= 0) store_value(d_out + closed.id, closed.v);
+        else if (closed.valid) scratch.head_part[c] = closed.v;  // the chunk's carried-in segment
+      }
+    };
+    if (te - ts == tile) fold_tile(cuda::std::true_type{});
+    else fold_tile(cuda::std::false_type{});
+    if (j == 0) {
+      open_value<T> left = carry[parity ^ 1];
+      for (int u = 0; u < warps; ++u) left = combine_open(left, warp_total[u], op);
+      carry[parity] = left;
+      if (te == chunk_items) {
+        // The chunk's end: the segment left open, unless it ends here.
+        int seg = -1;
+        if (left.id < 0) {
+          if (left.valid) scratch.head_part[c] = left.v;  // no head in the chunk
+        } else {
+          // Where it ends: at the next segment's begin; a later one that begins in the tile: here.
+          long long const end = left.id + 1 < hi ? 0 : round_begin[end_slot];
+          if (end <= chunk_items) {
+            store_value(d_out + left.id, left.v);
+          } else {
+            seg = left.id;
+            scratch.tail_part[c] = left.v;
+            // The chunk of its last item: chunks are chunk_items long but the last.
+            scratch.tail_last[c] = static_cast<int>(c + (end - 1) / chunk_items);
+          }
+        }
+        scratch.tail_seg[c] = seg;
+      }
+    }
+    // (The next tile writes the map, warp_total, carry[parity ^ 1] and round_begin only after its
+    // first barrier, which every thread reaches after its reads of this tile's.)
+    lo = hi;
+  }
+}
+
+// A warp a chunk: the pieces of the segment it leaves open, folded in order. Where the offsets
+// decrease, a warp a segment instead, every segment by itself.
+template <int BlockSize, class T, class It, class Csr, class OutIt, class Op>
+__global__ void __launch_bounds__(BlockSize)
+    segment_tiles_fixup_kernel(It first, Csr csr, long long n, long long tile, OutIt d_out, T init, Op op,
+                               tiles_scratch<T> scratch) {
+  wait_for_previous_grid();
+  int const lane = static_cast<int>(threadIdx.x % 32);
+  long long const warp0 = (static_cast<long long>(blockIdx.x) * BlockSize + threadIdx.x) / 32;
+  long long const warps = static_cast<long long>(gridDim.x) * (BlockSize / 32);
+  if (*scratch.overlapping != 0) {
+    for (long long s = warp0; s < n; s += warps) {
+      long long const b = csr.at(s), e = csr.at(s + 1);
+      T const r = group_fold<32, 4>(first, segment_bounds{b, e > b ? e : b}, lane, init, op);
+      if (lane == 0) store_value(d_out + s, r);
+    }
+    return;
+  }
+  tiles_geometry const g = *scratch.geometry;
+  for (long long c = warp0; c < g.chunks; c += warps) {
+    int const seg = scratch.tail_seg[c];
+    if (seg < 0) continue;
+    long long const last = scratch.tail_last[c];
+    T acc = scratch.tail_part[c];
+    for (long long u0 = c + 1; u0 <= last; u0 += 32) {
+      long long const u = u0 + lane;
+      bool has = u <= last;
+      T v = has ? scratch.head_part[u] : acc;
+      // In order over the lanes: lane l takes lanes l + 1, ..., by halving strides.
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        T const o = shuffle_down(v, d);
+        bool const o_has = __shfl_down_sync(full_warp_mask, has, d) && lane + d < 32;
+        if (o_has) v = has ? static_cast<T>(op(v, o)) : o;
+        has = has || o_has;
+      }
+      acc = static_cast<T>(op(acc, shuffle_from(v, 0)));
+    }
+    if (lane == 0) store_value(d_out + seg, acc);
+  }
+}
+
+}  // namespace cascade::detail
