@@ -10,44 +10,34 @@ namespace cascade::detail {
 
 inline constexpr unsigned full_warp_mask = 0xffffffffu;
 
-template <class T>
-__device__ T shuffle_down(T const& value, int offset, unsigned mask = full_warp_mask) {
+// `value` moved word by word through `shuffle` (one of the __shfl_*_sync intrinsics on a word).
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffle_words(T const& value, Shuffle shuffle) {
   constexpr int words = (sizeof(T) + 3) / 4;
   unsigned in[words] = {};
   unsigned out[words];
   __builtin_memcpy(in, &value, sizeof(T));
 #pragma unroll
-  for (int w = 0; w < words; ++w) out[w] = __shfl_down_sync(mask, in[w], offset);
+  for (int w = 0; w < words; ++w) out[w] = shuffle(in[w]);
   T result;
   __builtin_memcpy(&result, out, sizeof(T));
   return result;
 }
 
 template <class T>
+__device__ T shuffle_down(T const& value, int offset, unsigned mask = full_warp_mask) {
+  return shuffle_words(value, [&](unsigned x) { return __shfl_down_sync(mask, x, offset); });
+}
+
+template <class T>
 __device__ T shuffle_up(T const& value, int offset, unsigned mask = full_warp_mask) {
-  constexpr int words = (sizeof(T) + 3) / 4;
-  unsigned in[words] = {};
-  unsigned out[words];
-  __builtin_memcpy(in, &value, sizeof(T));
-#pragma unroll
-  for (int w = 0; w < words; ++w) out[w] = __shfl_up_sync(mask, in[w], offset);
-  T result;
-  __builtin_memcpy(&result, out, sizeof(T));
-  return result;
+  return shuffle_words(value, [&](unsigned x) { return __shfl_up_sync(mask, x, offset); });
 }
 
 // Lane `lane`'s value, in every lane.
 template <class T>
 __device__ T shuffle_from(T const& value, int lane, unsigned mask = full_warp_mask) {
-  constexpr int words = (sizeof(T) + 3) / 4;
-  unsigned in[words] = {};
-  unsigned out[words];
-  __builtin_memcpy(in, &value, sizeof(T));
-#pragma unroll
-  for (int w = 0; w < words; ++w) out[w] = __shfl_sync(mask, in[w], lane);
-  T result;
-  __builtin_memcpy(&result, out, sizeof(T));
-  return result;
+  return shuffle_words(value, [&](unsigned x) { return __shfl_sync(mask, x, lane); });
 }
 
 }  // namespace cascade::detail
