@@ -48,7 +48,7 @@ struct fixed_csr {
   __host__ __device__ long long at(long long s) const { return (first + s) * size; }
 };
 
-// Where the chunks lie, from the offsets' first and last: found by the partition for the other two.
+// Where the chunks lie, from the offsets' first and last: found by the geometry kernel for the others.
 struct tiles_geometry {
   long long base;   // the first segment's begin
   long long total;  // items from base to the last segment's end
@@ -78,7 +78,7 @@ struct tiles_scratch {
   int* tail_seg;   // [capacity]: that segment, or -1
   int* tail_last;  // [capacity]: the chunk of that segment's last item
   unsigned* overlapping;  // the offsets decrease somewhere: every segment folded by itself
-  tiles_geometry* geometry;  // written by the partition
+  tiles_geometry* geometry;  // written by the geometry kernel
   long long capacity;
 };
 
@@ -102,8 +102,6 @@ __device__ __forceinline__ open_value<T> shuffle_open_up(open_value<T> const& x,
   return {shuffle_up(x.id, d), shuffle_up(x.v, d), shuffle_up(x.valid, d)};
 }
 
-// A thread 4 segments. Also: every segment's init where the segments hold no items, and the flag
-// for offsets that decrease.
 // One thread: the call's geometry, and the flag cleared, before the partition starts, so that the
 // tile kernel may read both before it waits for the partition.
 template <long long Tile, class Csr, class T>
@@ -112,6 +110,8 @@ __global__ void segment_tiles_geometry_kernel(Csr csr, long long n, tiles_scratc
   *scratch.overlapping = 0;
 }
 
+// A thread 4 segments. Also: every segment's init where the segments hold no items, and the flag
+// for offsets that decrease.
 template <long long Tile, class Csr, class T, class OutIt>
 __global__ void segment_tiles_partition_kernel(Csr csr, long long n, tiles_scratch<T> scratch, OutIt d_out, T init) {
   let_next_grid_start();
