@@ -119,14 +119,19 @@ void check_offsets(Policy policy, std::vector<X> const& h_in, std::vector<long l
   }
 }
 
+// CASCADE_TEST_OWNER=<text> keeps the policies whose names hold it (a sanitizer's run of one owner).
 template <class F>
 void for_each_owner(F f) {
+  char const* const only = std::getenv("CASCADE_TEST_OWNER");
+  auto const run = [&](auto policy, std::string const& name) {
+    if (only == nullptr || name.find(only) != std::string::npos) f(policy, name);
+  };
   cascade::detail::for_each_type(owners{}, [&](auto owner) {
     using o = decltype(owner);
-    f(cascade::segmented_policy<o, 256, 4>{}, std::string(o::name) + " <256, 4>");
-    f(cascade::segmented_policy<o, 64, 1, cascade::tree::interleaved>{}, std::string(o::name) + " <64, 1, interleaved>");
+    run(cascade::segmented_policy<o, 256, 4>{}, std::string(o::name) + " <256, 4>");
+    run(cascade::segmented_policy<o, 64, 1, cascade::tree::interleaved>{}, std::string(o::name) + " <64, 1, interleaved>");
   });
-  f(cascade::default_policy{}, std::string("default_policy"));
+  run(cascade::default_policy{}, std::string("default_policy"));
 }
 
 }  // namespace
@@ -454,6 +459,38 @@ TEST_CASE("segment::tiles: CSR offsets that decrease (overlapping segments), at 
     };
     check(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, "segment::tiles <256, 16>");
     check(cascade::segmented_policy<cascade::segment::tiles, 32, 3>{}, "segment::tiles <32, 3>");
+  }
+}
+
+TEST_CASE("segment::tiles: chunks of several tiles and partial tiles (a capacity held at 3 and 7 chunks), every length case") {
+  // Past its capacity (16 waves of resident blocks) a chunk holds several tiles; held small here, so
+  // that every length case takes that path.
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5ED);
+  struct restore {
+    ~restore() { cascade::detail::tiles_test_capacity = 0; }
+  } const guard;
+  for (long long capacity : {3, 7}) {
+    cascade::detail::tiles_test_capacity = capacity;
+    for (auto const& lengths : length_cases(rng)) {
+      auto const off = offsets_of(lengths);
+      long long const items = off.back();
+      std::vector<int> ints(items);
+      std::vector<mat2> mats(items);
+      for (long long i = 0; i < items; ++i) {
+        ints[i] = static_cast<int>(rng() % 2001) - 1000;
+        mats[i] = mat2::random_invertible(rng);
+      }
+      std::string const shape = "capacity " + std::to_string(capacity) + ", " + std::to_string(lengths.size()) +
+                                " segments, " + std::to_string(items) + " items";
+      check_offsets(cascade::segmented_policy<cascade::segment::tiles, 256, 4>{}, ints, off, 7ll, cascade::plus{},
+                    "segment::tiles <256, 4>, int plus, " + shape);
+      check_offsets(cascade::segmented_policy<cascade::segment::tiles, 32, 3>{}, ints, off, 7ll, cascade::plus{},
+                    "segment::tiles <32, 3>, int plus, " + shape);
+      check_offsets(cascade::segmented_policy<cascade::segment::tiles, 64, 1, cascade::tree::interleaved>{}, mats, off,
+                    mat2{3, 1, 4, 1}, cascade::non_commutative(mat2_product{}),
+                    "segment::tiles <64, 1>, mat2 product (non-commutative), " + shape);
+    }
   }
 }
 

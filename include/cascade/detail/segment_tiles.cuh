@@ -1,17 +1,18 @@
 // cascade/detail/segment_tiles.cuh: the kernels of segment::tiles, which reads CSR offsets' items once,
 // in tiles of equal item counts whatever the segments' lengths (docs/segmented.md, "Item tiles").
 //
-// Four kernels, the last two started early by programmatic dependent launch:
+// Four kernels, the last three started early by programmatic dependent launch:
 // - geometry (one thread): where the chunks lie, from the offsets' first and last; the flag cleared.
-// - partition: chunk_lo[c], the first segment that begins at or after chunk c's first item; whether
-//   the offsets ever decrease (overlapping segments, which tiles cannot fold: the fix-up kernel then
-//   folds every segment by itself).
-// - tiles: a block a chunk of one or more tiles of BlockSize x Items items. The segments that begin in
-//   a tile mark their first item in shared memory; each thread folds its Items items in order, writing
-//   the segments that begin and end among them; a scan by segment over the threads (seeded with the
-//   value the chunk's previous tile left open) closes those that span threads. A chunk writes its
-//   pieces: the part before its first head (all of it where it has none) and the segment it leaves
-//   open, with the chunk of that segment's last item. No block waits for another.
+// - partition (its offsets read before it waits for the geometry): chunk_lo[c], the first segment
+//   that begins at or after chunk c's first item; whether the offsets ever decrease (overlapping
+//   segments, which tiles cannot fold: the fix-up kernel then folds every segment by itself).
+// - tiles: a block a chunk of one or more tiles of BlockSize x Items items (one whole tile, the common
+//   case, by a path of its own). The segments that begin in a tile mark their first item in shared
+//   memory; each thread folds its Items items in order, writing the segments that begin and end among
+//   them; a scan by segment over the threads (seeded with the value the chunk's previous tile left
+//   open) closes those that span threads. A chunk writes its pieces: the part before its first head
+//   (all of it where it has none) and the segment it leaves open, with the chunk of that segment's
+//   last item. No block waits for another.
 // - fix-up: a warp a chunk; where a chunk leaves a segment open, it folds the segment's pieces in order.
 //
 // The host knows only the number of segments, not the items (offsets the device alone reads), so
@@ -31,6 +32,7 @@
 #include "shuffle.cuh"
 #include "sinks.cuh"
 #include "vector_load.cuh"
+#include "warp_reduce.cuh"
 
 namespace cascade::detail {
 
@@ -106,6 +108,7 @@ __device__ __forceinline__ open_value<T> shuffle_open_up(open_value<T> const& x,
 // tile kernel may read both before it waits for the partition.
 template <long long Tile, class Csr, class T>
 __global__ void segment_tiles_geometry_kernel(Csr csr, long long n, tiles_scratch<T> scratch) {
+  let_next_grid_start();
   *scratch.geometry = tiles_geometry::of(csr, n, Tile, scratch.capacity);
   *scratch.overlapping = 0;
 }
@@ -114,16 +117,25 @@ __global__ void segment_tiles_geometry_kernel(Csr csr, long long n, tiles_scratc
 // for offsets that decrease.
 template <long long Tile, class Csr, class T, class OutIt>
 __global__ void segment_tiles_partition_kernel(Csr csr, long long n, tiles_scratch<T> scratch, OutIt d_out, T init) {
-  let_next_grid_start();
-  tiles_geometry const g = *scratch.geometry;
   long long const s0 = 4 * (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x);
-  if (s0 > n) return;
-  // Chunk numbers by division by the tile (a constant) where a chunk is one tile, as it mostly is.
-  auto const chunk_of = [&](long long x) { return g.chunk == Tile ? x / Tile : x / g.chunk; };
-  long long prev = s0 > 0 ? csr.at(s0 - 1) - g.base : -1;
+  if (s0 > n) {
+    let_next_grid_start();
+    return;
+  }
+  // Started early by the geometry kernel: the offsets are read before it is waited for. The tile
+  // kernel may start only after that wait, since it reads the geometry without waiting for us.
+  long long prev = s0 > 0 ? csr.at(s0 - 1) : 0;
   long long b[4];
 #pragma unroll
-  for (int r = 0; r < 4; ++r) b[r] = s0 + r <= n ? csr.at(s0 + r) - g.base : 0;
+  for (int r = 0; r < 4; ++r) b[r] = s0 + r <= n ? csr.at(s0 + r) : 0;
+  wait_for_previous_grid();
+  let_next_grid_start();
+  tiles_geometry const g = *scratch.geometry;
+  prev = s0 > 0 ? prev - g.base : -1;
+#pragma unroll
+  for (int r = 0; r < 4; ++r) b[r] -= g.base;
+  // Chunk numbers by division by the tile (a constant) where a chunk is one tile, as it mostly is.
+  auto const chunk_of = [&](long long x) { return g.chunk == Tile ? x / Tile : x / g.chunk; };
   bool decreases = false;
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
@@ -166,30 +178,182 @@ __device__ __forceinline__ unsigned read_heads(unsigned char const* at) {
   return mask;
 }
 
-// A block a chunk (the grid is the chunks' capacity; blocks past the chunks return). Segment numbers
-// are 32-bit (a run has at most 2^30 segments), and so are positions inside a chunk (fewer than 2^31
-// items: a capacity of 2^14 chunks covers 2^44 items in chunks of 2^30).
+// The tile kernel's shared memory.
+template <int BlockSize, int Items, class T>
+struct tiles_shared {
+  static constexpr int tile = BlockSize * Items;
+  __align__(16) unsigned char head[tile];  // position j * Items + k begins a segment
+  // That segment (in a chunk of several tiles, less the tile's first), at k * BlockSize + j. (A skew
+  // that keeps the dense scatter's stores off one bank, one word in 32 skipped, was slower: 86 to 92
+  // us at 16K-item segments on an H200.)
+  unsigned head_id[tile];
+  open_value<T> warp_total[BlockSize / 32];
+  open_value<T> carry[2];  // what each tile of a chunk leaves open, by the tile's parity
+  long long round_begin[BlockSize];  // a scatter round's begins (in the chunk): the first after the tile
+  long long last_end;  // a whole tile's last segment's end, less the tile's first item
+};
+
+// Zeroes a thread's Items head flags, by the widest stores Items allows.
+template <int Items>
+__device__ __forceinline__ void clear_heads(unsigned char* at) {
+  if constexpr (Items % 16 == 0) {
+#pragma unroll
+    for (int q = 0; q < Items / 16; ++q) reinterpret_cast<uint4*>(at)[q] = make_uint4(0, 0, 0, 0);
+  } else if constexpr (Items % 8 == 0) {
+#pragma unroll
+    for (int q = 0; q < Items / 8; ++q) reinterpret_cast<uint2*>(at)[q] = make_uint2(0, 0);
+  } else if constexpr (Items % 4 == 0) {
+#pragma unroll
+    for (int q = 0; q < Items / 4; ++q) reinterpret_cast<unsigned*>(at)[q] = 0;
+  } else {
+#pragma unroll
+    for (int k = 0; k < Items; ++k) at[k] = 0;
+  }
+}
+
+// A thread's Items items from p0 on: 16-byte loads where the input allows and the tile is whole,
+// else one by one (positions at or past te read position ts instead).
+template <int Items, class It, class X>
+__device__ __forceinline__ void load_tile_items(It at, int p0, int ts, int te, bool whole, X (&x)[Items]) {
+  if constexpr (vectorizable<It, Items>) {
+    using in = vector_input<It>;
+    if (whole && is_vector_aligned(at + ts)) {
+#pragma unroll
+      for (int q = 0; q < Items / in::width; ++q) {
+        auto const v = in::load(at, p0 + q * in::width);
+#pragma unroll
+        for (int r = 0; r < in::width; ++r) x[q * in::width + r] = in::item(at, v, r, p0 + q * in::width + r);
+      }
+      return;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < Items; ++k) x[k] = at[p0 + k < te ? p0 + k : ts];
+}
+
+// A chunk that is one whole tile, as every chunk is where the items fit the capacity in tiles (all
+// but a partial last one): the prototype's path, with no carry, no scatter rounds and no valid
+// flags, since every thread holds Items real items.
 template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
-__global__ void __launch_bounds__(BlockSize, 1536 / BlockSize)
-    segment_tiles_kernel(It first, Csr csr, long long n, OutIt d_out, T init, Op op, tiles_scratch<T> scratch) {
+__device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, long long n, OutIt d_out, T init, Op op,
+                                                    tiles_scratch<T> const& scratch, tiles_geometry const& g,
+                                                    int c, tiles_shared<BlockSize, Items, T>& sh) {
   using X = input_value_t<It>;
   constexpr int tile = BlockSize * Items;
   constexpr int warps = BlockSize / 32;
-  static_assert(BlockSize % 32 == 0, "cascade: segment::tiles needs a block size that is a multiple of 32");
-  static_assert(Items <= 32, "cascade: segment::tiles folds at most 32 items a thread; use a CoarseFactor of 32 or less");
-  __shared__ __align__(16) unsigned char head[tile];  // position j * Items + k begins a segment
-  __shared__ unsigned head_id[tile];  // that segment less the tile's first, at k * BlockSize + j
-  __shared__ open_value<T> warp_total[warps];
-  __shared__ open_value<T> carry[2];  // what each tile leaves open, by the tile's parity
-  __shared__ long long round_begin[BlockSize];  // a scatter round's begins (in the chunk): the first after the tile
   int const j = static_cast<int>(threadIdx.x);
   int const lane = j % 32, w = j / 32;
-  long long const c = blockIdx.x;
-  let_next_grid_start();
-  // The geometry (written before the partition started) and the items first; then, once the
-  // partition is done, the tile's first segment and the flag.
-  tiles_geometry const g = *scratch.geometry;
-  if (c >= g.chunks) return;
+  long long const chunk_at = g.base + static_cast<long long>(c) * tile;
+  X x[Items];
+  load_tile_items<Items>(first + chunk_at, j * Items, 0, tile, true, x);
+  clear_heads<Items>(sh.head + j * Items);
+  wait_for_previous_grid();  // the partition's chunk_lo and flag
+  if (*scratch.overlapping != 0) return;  // the fix-up kernel folds every segment
+  int const lo = scratch.chunk_lo[c];
+  int const hi = c + 1 == g.chunks ? static_cast<int>(n) : scratch.chunk_lo[c + 1];
+  __syncthreads();  // the map cleared
+  // The segments that begin in the tile (the last also takes the empty ones at the items' end).
+  // Positions in 32 bits: a begin less the tile's first is below the tile. The last segment's end
+  // goes to shared memory: the one segment that can run past the tile is the last that begins in it.
+  for (int i = lo + j; i < hi; i += BlockSize) {
+    long long const b = csr.at(i), e = csr.at(i + 1);
+    if (i == hi - 1) sh.last_end = e - chunk_at;
+    if (e <= b) {
+      store_value(d_out + i, init);
+    } else {
+      unsigned const p = static_cast<unsigned>(b) - static_cast<unsigned>(chunk_at);
+      sh.head[p] = 1;
+      sh.head_id[(p % Items) * BlockSize + p / Items] = static_cast<unsigned>(i);
+    }
+  }
+  __syncthreads();
+  // This thread's items in order: each head closes the segment before it.
+  unsigned const heads = read_heads<Items>(sh.head + j * Items);
+  int id = -1;
+  T acc = init, first_part = init;
+  bool any = false, has_first = true;
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    if ((heads >> k) & 1u) {
+      int const h = static_cast<int>(sh.head_id[k * BlockSize + j]);
+      if (any) store_value(d_out + id, acc);
+      else {
+        first_part = acc;
+        has_first = k > 0;
+      }
+      any = true;
+      id = h;
+      acc = static_cast<T>(op(init, static_cast<T>(x[k])));
+    } else {
+      acc = k == 0 ? static_cast<T>(x[0]) : static_cast<T>(op(acc, static_cast<T>(x[k])));
+    }
+  }
+  if (!any) first_part = acc;
+  // Inclusive scan by segment over the warp (every lane holds a value), then the warps in order.
+  int sid = any ? id : -1;
+  T sv = acc;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    int const o_id = __shfl_up_sync(full_warp_mask, sid, d);
+    T const o_v = shuffle_up(sv, d);
+    if (lane >= d && sid < 0) {
+      sid = o_id;
+      sv = static_cast<T>(op(o_v, sv));
+    }
+  }
+  int const before_id = __shfl_up_sync(full_warp_mask, sid, 1);
+  T const before_v = shuffle_up(sv, 1);
+  if (lane == 31) sh.warp_total[w] = open_value<T>{sid, sv, true};
+  __syncthreads();
+  if (any && (w > 0 || lane > 0)) {  // the first head closes the segment open before it
+    open_value<T> prefix = w > 0 ? sh.warp_total[0] : open_value<T>{before_id, before_v, true};
+    for (int u = 1; u < w; ++u) prefix = combine_open(prefix, sh.warp_total[u], op);
+    if (w > 0 && lane > 0) prefix = combine_open(prefix, open_value<T>{before_id, before_v, true}, op);
+    T const v = has_first ? static_cast<T>(op(prefix.v, first_part)) : prefix.v;
+    if (prefix.id >= 0) store_value(d_out + prefix.id, v);
+    else scratch.head_part[c] = v;  // the segment carried in from before the tile
+  } else if (any && has_first) {
+    scratch.head_part[c] = first_part;  // thread 0: the items before its first head
+  }
+  if (j == 0) {
+    open_value<T> left = sh.warp_total[0];
+    for (int u = 1; u < warps; ++u) left = combine_open(left, sh.warp_total[u], op);
+    int seg = -1;
+    if (left.id < 0) {
+      scratch.head_part[c] = left.v;  // no head in the tile
+    } else {
+      // It ends in the tile unless it is the tile's last segment (whose end the scatter kept).
+      long long const end = left.id + 1 < hi ? 0 : sh.last_end;
+      if (end <= tile) {
+        store_value(d_out + left.id, left.v);
+      } else {
+        seg = left.id;
+        scratch.tail_part[c] = left.v;
+        scratch.tail_last[c] = static_cast<int>(c + (end - 1) / tile);
+      }
+    }
+    scratch.tail_seg[c] = seg;
+  }
+}
+
+// A chunk of several tiles, or a partial last tile: the tiles in order, each seeded with what the
+// one before left open, each tile's segments found by rounds of the scatter (the partition gives only
+// the chunk's first).
+template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
+__device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, long long n, OutIt d_out, T init, Op op,
+                                                    tiles_scratch<T> const& scratch, tiles_geometry const& g,
+                                                    long long c, tiles_shared<BlockSize, Items, T>& sh) {
+  using X = input_value_t<It>;
+  constexpr int tile = BlockSize * Items;
+  constexpr int warps = BlockSize / 32;
+  auto& head = sh.head;
+  auto& head_id = sh.head_id;
+  auto& warp_total = sh.warp_total;
+  auto& carry = sh.carry;
+  auto& round_begin = sh.round_begin;
+  int const j = static_cast<int>(threadIdx.x);
+  int const lane = j % 32, w = j / 32;
+  // The items first; then, once the partition is done, the tile's first segment and the flag.
   long long const chunk_at = g.base + c * g.chunk;  // the chunk's first item
   int const chunk_items = static_cast<int>(g.total - c * g.chunk < g.chunk ? g.total - c * g.chunk : g.chunk);
   bool const last_chunk = c + 1 == g.chunks;
@@ -201,23 +365,7 @@ __global__ void __launch_bounds__(BlockSize, 1536 / BlockSize)
     int const te = ts + tile < chunk_items ? ts + tile : chunk_items;
     X x[Items];
     int const p0 = ts + j * Items;
-    if constexpr (vectorizable<It, Items>) {
-      using in = vector_input<It>;
-      if (te - ts == tile && is_vector_aligned(at + ts)) {
-#pragma unroll
-        for (int q = 0; q < Items / in::width; ++q) {
-          auto const v = in::load(at, p0 + q * in::width);
-#pragma unroll
-          for (int r = 0; r < in::width; ++r) x[q * in::width + r] = in::item(at, v, r, p0 + q * in::width + r);
-        }
-      } else {
-#pragma unroll
-        for (int k = 0; k < Items; ++k) x[k] = at[p0 + k < te ? p0 + k : ts];
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < Items; ++k) x[k] = at[p0 + k < te ? p0 + k : ts];
-    }
+    load_tile_items<Items>(at, p0, ts, te, te - ts == tile, x);
     if (lo < 0) {
       wait_for_previous_grid();  // the partition's chunk_lo and flag
       if (*scratch.overlapping != 0) return;  // the fix-up kernel folds every segment
@@ -227,8 +375,7 @@ __global__ void __launch_bounds__(BlockSize, 1536 / BlockSize)
     int i0 = lo;
     long long b = lo + j <= n ? csr.at(lo + j) - chunk_at : (1ll << 62);
     long long e = lo + j < n ? csr.at(lo + j + 1) - chunk_at : b;
-#pragma unroll
-    for (int k = 0; k < Items; ++k) head[j * Items + k] = 0;
+    clear_heads<Items>(head + j * Items);
     __syncthreads();  // the map cleared (and the last tile's reads of it, carry and round_begin done)
     // The segments that begin in the tile, BlockSize at a time; the chunk's last tile also takes
     // the empty segments at its end (at the very end of the items: all of them).
@@ -353,11 +500,31 @@ __global__ void __launch_bounds__(BlockSize, 1536 / BlockSize)
   }
 }
 
+// A block a chunk (the grid is the chunks' capacity; blocks past the chunks return): a whole tile
+// by segment_tiles_whole, else (several tiles, or a partial last one) by segment_tiles_chunk.
+template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
+__global__ void __launch_bounds__(BlockSize, 1536 / BlockSize < 32 ? 1536 / BlockSize : 32)
+    segment_tiles_kernel(It first, Csr csr, long long n, OutIt d_out, T init, Op op, tiles_scratch<T> scratch) {
+  static_assert(BlockSize % 32 == 0, "cascade: segment::tiles needs a block size that is a multiple of 32");
+  static_assert(Items <= 32, "cascade: segment::tiles folds at most 32 items a thread; use a CoarseFactor of 32 or less");
+  constexpr long long tile = static_cast<long long>(BlockSize) * Items;
+  __shared__ tiles_shared<BlockSize, Items, T> sh;
+  let_next_grid_start();
+  // The geometry was written before the partition started.
+  tiles_geometry const g = *scratch.geometry;
+  long long const c = blockIdx.x;
+  if (c >= g.chunks) return;
+  if (g.chunk == tile && g.total - c * tile >= tile)
+    segment_tiles_whole<BlockSize, Items>(first, csr, n, d_out, init, op, scratch, g, static_cast<int>(c), sh);
+  else
+    segment_tiles_chunk<BlockSize, Items>(first, csr, n, d_out, init, op, scratch, g, c, sh);
+}
+
 // A warp a chunk: the pieces of the segment it leaves open, folded in order. Where the offsets
 // decrease, a warp a segment instead, every segment by itself.
 template <int BlockSize, class T, class It, class Csr, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize)
-    segment_tiles_fixup_kernel(It first, Csr csr, long long n, long long tile, OutIt d_out, T init, Op op,
+    segment_tiles_fixup_kernel(It first, Csr csr, long long n, OutIt d_out, T init, Op op,
                                tiles_scratch<T> scratch) {
   wait_for_previous_grid();
   int const lane = static_cast<int>(threadIdx.x % 32);
@@ -378,18 +545,9 @@ __global__ void __launch_bounds__(BlockSize)
     long long const last = scratch.tail_last[c];
     T acc = scratch.tail_part[c];
     for (long long u0 = c + 1; u0 <= last; u0 += 32) {
-      long long const u = u0 + lane;
-      bool has = u <= last;
-      T v = has ? scratch.head_part[u] : acc;
-      // In order over the lanes: lane l takes lanes l + 1, ..., by halving strides.
-#pragma unroll
-      for (int d = 1; d < 32; d *= 2) {
-        T const o = shuffle_down(v, d);
-        bool const o_has = __shfl_down_sync(full_warp_mask, has, d) && lane + d < 32;
-        if (o_has) v = has ? static_cast<T>(op(v, o)) : o;
-        has = has || o_has;
-      }
-      acc = static_cast<T>(op(acc, shuffle_from(v, 0)));
+      int const valid = last - u0 < 32 ? static_cast<int>(last - u0 + 1) : 32;
+      T const v = lane < valid ? scratch.head_part[u0 + lane] : acc;
+      acc = static_cast<T>(op(acc, shuffle_from(shuffle_warp_reduce{}(v, lane, valid, op), 0)));  // in order
     }
     if (lane == 0) store_value(d_out + seg, acc);
   }

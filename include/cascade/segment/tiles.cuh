@@ -51,6 +51,10 @@ struct csr_of<fixed_segments> {
   static fixed_csr at(fixed_segments const& s, long long first_segment) { return {s.size, first_segment}; }
 };
 
+// Tests only: a capacity in chunks below the device's (0: the device's), so that small inputs take
+// chunks of several tiles.
+inline long long tiles_test_capacity = 0;
+
 template <>
 struct segment_owner<segment::tiles> {
   static constexpr long long window = 1ll << 30;  // segments a run at most (a tile's numbers are 32-bit)
@@ -93,7 +97,9 @@ struct segment_owner<segment::tiles> {
                          }) != 0;
     // Chunks, a block each: 16 waves of resident blocks at most (at least 2^14 chunks, so that a chunk
     // holds fewer than 2^31 items up to 2^44); past that, chunks of several tiles.
-    long long const capacity = 16ll * resident > (1ll << 14) ? 16ll * resident : (1ll << 14);
+    long long const capacity = tiles_test_capacity > 0 ? tiles_test_capacity
+                               : 16ll * resident > (1ll << 14) ? 16ll * resident
+                                                                : (1ll << 14);
     auto const up = [](std::size_t x) { return (x + 255) / 256 * 256; };
     std::size_t const cap = static_cast<std::size_t>(capacity);
     std::size_t const lo_bytes = up(sizeof(int) * (cap + 1));
@@ -114,12 +120,12 @@ struct segment_owner<segment::tiles> {
     launch(&segment_tiles_geometry_kernel<tile, Csr, T>, 1, 1, stream,
            "segment_tiles_geometry_kernel<<<...>>> (launch)", csr, n, s);
     long long const threads = n / 4 + 1;
-    launch(partition, static_cast<unsigned>((threads + 255) / 256), 256, stream,
-           "segment_tiles_partition_kernel<<<...>>> (launch)", csr, n, s, d_out, init);
+    launch_dependent(partition, static_cast<unsigned>((threads + 255) / 256), 256, stream, overlap,
+                     "segment_tiles_partition_kernel (launch_dependent)", csr, n, s, d_out, init);
     launch_dependent(tiles, static_cast<unsigned>(capacity), block, stream, overlap,
                      "segment_tiles_kernel (launch_dependent)", first, csr, n, d_out, init, op, s);
     launch_dependent(fixup, static_cast<unsigned>((capacity + 7) / 8), 256, stream, overlap,
-                     "segment_tiles_fixup_kernel (launch_dependent)", first, csr, n, tile, d_out, init, op, s);
+                     "segment_tiles_fixup_kernel (launch_dependent)", first, csr, n, d_out, init, op, s);
   }
 };
 
