@@ -303,6 +303,18 @@ TEST_CASE("segmented_reduce: offsets from counting and transform iterators, and 
   cascade::segmented_reduce(cascade::segmented_policy<cascade::segment::warp<8>>{}, d, off.data(), off.data() + 1,
                             segments, thrust::raw_pointer_cast(out.data()), 0ll, cascade::plus{});
   check(out, "pageable host offsets");
+  // Pageable CSR offsets (end == begin + 1: copied once, n + 1 of them, and CSR on the device) and
+  // separate begin and end arrays (copied each; segment::tiles hands those to binned), every owner.
+  std::vector<long long> const ends(off.begin() + 1, off.end());
+  for_each_owner([&](auto policy, std::string const& name) {
+    thrust::device_vector<long long> csr_out(segments), pair_out(segments);
+    cascade::segmented_reduce(policy, d, off.data(), off.data() + 1, segments,
+                              thrust::raw_pointer_cast(csr_out.data()), 0ll, cascade::plus{});
+    check(csr_out, name + ", pageable CSR host offsets");
+    cascade::segmented_reduce(policy, d, off.data(), ends.data(), segments,
+                              thrust::raw_pointer_cast(pair_out.data()), 0ll, cascade::plus{});
+    check(pair_out, name + ", pageable host begin and end arrays");
+  });
   // Segments of one size through a counting iterator on both sides: [s, s + 1) of a 1-item stride.
   thrust::counting_iterator<int> cnt(0);
   cascade::segmented_reduce(cascade::segmented_policy<cascade::segment::thread>{}, d, cnt, cnt + 1, segments,

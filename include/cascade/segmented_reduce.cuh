@@ -103,10 +103,20 @@ void segmented_call(Policy const& policy, It first, ReadIt read, BeginIt begin_o
   end_t ends = end_offsets;
   std::optional<device_copy<std::remove_cv_t<std::remove_pointer_t<begin_t>>>> begin_copy;
   std::optional<device_copy<std::remove_cv_t<std::remove_pointer_t<end_t>>>> end_copy;
+  bool copied = false;
+  if constexpr (std::is_pointer_v<BeginIt> && std::is_same_v<begin_t, end_t>) {
+    // CSR offsets (end_offsets == begin_offsets + 1): one copy of n + 1, which keeps them CSR on the
+    // device (segment::tiles reads only those) and moves half the bytes.
+    if (at_begin == offsets_at::host_only && at_end == offsets_at::host_only && end_offsets == begin_offsets + 1) {
+      begins = begin_copy.emplace(begin_offsets, num_segments + 1, stream).ptr;
+      ends = begins + 1;
+      copied = true;
+    }
+  }
   if constexpr (std::is_pointer_v<BeginIt>)
-    if (at_begin == offsets_at::host_only) begins = begin_copy.emplace(begin_offsets, num_segments, stream).ptr;
+    if (!copied && at_begin == offsets_at::host_only) begins = begin_copy.emplace(begin_offsets, num_segments, stream).ptr;
   if constexpr (std::is_pointer_v<EndIt>)
-    if (at_end == offsets_at::host_only) ends = end_copy.emplace(end_offsets, num_segments, stream).ptr;
+    if (!copied && at_end == offsets_at::host_only) ends = end_copy.emplace(end_offsets, num_segments, stream).ptr;
   offset_segments<begin_t, end_t> const segments{begins, ends};
   run_segmented(policy, read, segments, num_segments, stats, wrap(d_out, segments), init, op);
 }
