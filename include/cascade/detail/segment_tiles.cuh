@@ -510,7 +510,8 @@ __global__ void __launch_bounds__(BlockSize, 1536 / BlockSize < 32 ? 1536 / Bloc
   constexpr long long tile = static_cast<long long>(BlockSize) * Items;
   __shared__ tiles_shared<BlockSize, Items, T> sh;
   let_next_grid_start();
-  // The geometry was written before the partition started.
+  // The geometry: the geometry kernel ended before the partition passed its wait, and the partition
+  // lets this kernel start only after that.
   tiles_geometry const g = *scratch.geometry;
   long long const c = blockIdx.x;
   if (c >= g.chunks) return;
