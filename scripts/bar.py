@@ -18,15 +18,15 @@ Prints every check that fails and a one-line verdict; exits 1 when any fails.
 Given cascade-rivals files instead (rows with a "family"), it checks their bar with
 scripts/rivals_bar.py: python3 scripts/bar.py rivals-h200-...-cccl3.5.0.json [more.json].
 """
-import json
 import sys
+
+from results_io import load_result
 
 BAR_CONFIGS = ["float-plus", "int32-plus", "double-plus", "float-minimum"]
 
 
 def rows_of(path):
-    with open(path) as f:
-        return json.load(f)["rows"]
+    return load_result(path)["rows"]
 
 
 def find(rows, config, group, n):
@@ -94,8 +94,7 @@ def main(path):
 
 
 def is_rivals_file(path):
-    with open(path) as f:
-        rows = json.load(f).get("rows", [])
+    rows = load_result(path).get("rows", [])
     return any(isinstance(r, dict) and "family" in r for r in rows)
 
 

@@ -8,7 +8,9 @@ and <config>-ratio.png (CUB time / cascade time against n), plus one summary-rat
 Each figure has a hot (L2 warm) and a cold (L2 flushed) panel. Several files are concatenated: their rows
 are joined and the metadata (GPU, date) comes from the first.
 Usage: plot.py RESULTS.json [MORE.json ...] [--out docs/img] [--configs float-plus,int32-plus]"""
-import argparse, json, math, os, sys
+import argparse, math, os, sys
+
+from results_io import load_result
 
 try:
     import matplotlib
@@ -25,8 +27,7 @@ def load_results(paths):
     """Returns (metadata of the first file, rows of all files concatenated)."""
     meta, rows = None, []
     for path in paths:
-        with open(path) as f:
-            data = json.load(f)
+        data = load_result(path)
         if meta is None:
             meta = {k: v for k, v in data.items() if k != 'rows'}
         rows.extend(data.get('rows', []))

@@ -8,9 +8,10 @@ time the distributed call adds to the local reduce beside NCCL's collective of o
 Writes <out>/<prefix>.png.
 """
 import argparse
-import json
 import sys
 from collections import defaultdict
+
+from results_io import load_result
 
 try:
     import matplotlib
@@ -29,7 +30,7 @@ def main():
     ap.add_argument('--out', default='docs/img')
     ap.add_argument('--prefix', default='distributed')
     a = ap.parse_args()
-    doc = json.load(open(a.json))
+    doc = load_result(a.json)
     t = defaultdict(dict)  # (name, ranks) -> {log2 n: gpu_us}
     for r in doc['rows']:
         t[(r['name'], r['ranks'])][r['log2_items_per_rank']] = r['gpu_us']

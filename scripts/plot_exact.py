@@ -4,7 +4,9 @@ for cascade's plain sum, reproducible_plus and exact_plus under default_policy, 
 gpu_to_gpu sum (where the CCCL had it) and the read ceiling, hot and cold, one PNG per item type:
 <out>/reproducible-<item>.png. docs/reproducible.md shows them.
 Usage: plot_exact.py RESULTS.json [--out docs/img]"""
-import argparse, json, os, sys
+import argparse, os, sys
+
+from results_io import load_result
 
 try:
     import matplotlib
@@ -31,8 +33,7 @@ def main():
     ap.add_argument('results')
     ap.add_argument('--out', default='docs/img')
     a = ap.parse_args()
-    with open(a.results) as f:
-        data = json.load(f)
+    data = load_result(a.results)
     rows = [r for r in data['rows'] if r.get('kind') == 'timing' and r.get('family') == 'exact']
     os.makedirs(a.out, exist_ok=True)
     for item in sorted({r['item'] for r in rows}):

@@ -8,9 +8,10 @@ Writes <prefix>-reduce.png, <prefix>-arg.png and <prefix>-transform.png. Rows of
 toolkit's CCCL and the newest) are joined; cascade's rows are taken from the newest CCCL's file.
 """
 import argparse
-import json
 import sys
 from collections import defaultdict
+
+from results_io import load_result
 
 try:
     import matplotlib
@@ -89,8 +90,7 @@ def main():
     a = ap.parse_args()
     rows, gpu = [], ''
     for p in a.files:
-        with open(p) as f:
-            data = json.load(f)
+        data = load_result(p)
         gpu = gpu or data.get('environment', {}).get('gpu', '') or data.get('gpu', '')
         rows += data['rows']
     newest = max({r['cccl'] for r in rows if r.get('kind') == 'timing'}, key=version_key)

@@ -13,10 +13,11 @@ cascade's rows and the read ceiling are taken from the newest CUB's build, as pl
 Where a file holds a case twice (runs joined), the median is drawn.
 """
 import argparse
-import json
 import statistics
 import sys
 from collections import defaultdict
+
+from results_io import load_result
 
 try:
     import matplotlib
@@ -83,8 +84,7 @@ style_of.cub = {}  # CUB label -> color, set in main by age
 def load(paths):
     rows, gpu, dates = [], '', set()
     for p in paths:
-        with open(p) as f:
-            data = json.load(f)
+        data = load_result(p)
         gpu = gpu or data.get('gpu', '') or data.get('environment', {}).get('gpu', '')
         if data.get('date'):
             dates.add(data['date'])

@@ -16,9 +16,10 @@ The bar (H200; ratio = CUB's time / cascade's, the median of per-round ratios of
   - transform_reduce: within 3% of cascade's reduce of the same bytes (time <= 1.03x), hot and cold.
 Prints every check that fails, a count per part, and exits 1 when any fails.
 """
-import json
 import sys
 from collections import defaultdict
+
+from results_io import load_result
 
 
 def version_key(v):
@@ -28,8 +29,7 @@ def version_key(v):
 def load(paths):
     rows = []
     for p in paths:
-        with open(p) as f:
-            rows += json.load(f)["rows"]
+        rows += load_result(p)["rows"]
     timings = [r for r in rows if r.get("kind") == "timing"]
     if not timings:
         sys.exit("no cascade-rivals timing rows in " + ", ".join(paths))

@@ -3,9 +3,10 @@
 
     python3 scripts/rivals_tables.py RIVALS-newest.json RIVALS-toolkit.json
 """
-import json
 import sys
 from collections import defaultdict
+
+from results_io import load_result
 
 
 def version_key(v):
@@ -15,8 +16,7 @@ def version_key(v):
 def load(paths):
     rows = []
     for p in paths:
-        with open(p) as f:
-            d = json.load(f)
+        d = load_result(p)
         rows += d['rows']
         gpu = d['gpu']
     return [r for r in rows if r.get('kind') == 'timing'], gpu

@@ -12,9 +12,10 @@ the policy the tuner's own ranges pick at each size (at most 3 policies per entr
 are): the issue-18 question, whether the sm_90 table loses more than 3% against what the tuner picks
 on this GPU.
 """
-import json, re, math, sys
+import re, math, sys
 from collections import defaultdict
 import os
+from results_io import load_result, open_result
 table_path = os.path.join(os.path.dirname(__file__), '..', 'include/cascade/tuning/sm90_h200.cuh')
 if '--table' in sys.argv:
     table_path = sys.argv[sys.argv.index('--table') + 1]
@@ -40,13 +41,13 @@ def pick(rs,n):
         if mx<0 or n<=mx: return name
 tuned = {}
 if '--tuned' in sys.argv:
-    text = open(sys.argv[sys.argv.index('--tuned') + 1]).read()
+    text = open_result(sys.argv[sys.argv.index('--tuned') + 1]).read()
     for m in re.finditer(r"^(\S+): the table's ranges.*?\n((?:  n in .*\n)+)", text, re.M):
         tuned[m.group(1)] = [(int(r.group(1)), -1 if r.group(2) == 'inf' else int(r.group(2)),
                               f"<{r.group(3)}, {r.group(4)}, {r.group(5)}, {r.group(6)}>")
                              for r in re.finditer(r"n in \[(\d+), (\w+)\]: policy<(\d+), (\d+), tree::(\w+), finish::(\w+)>",
                                                   m.group(2))]
-d=json.load(open(sys.argv[1]))
+d=load_result(sys.argv[1])
 g=defaultdict(list)
 for r in d['rows']: g[(r['config'],r['n'])].append(r)
 worst=defaultdict(list)

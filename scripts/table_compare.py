@@ -11,17 +11,18 @@ table's geometric mean of time / the fastest table's, default_policy's beside.
 Ratios are the medians of per-round ratios that cascade-rivals records; differences under 3% are
 within the runs' noise at the small sizes (a few microseconds).
 """
-import json
 import math
 import sys
 from collections import defaultdict
+
+from results_io import load_result
 
 
 def main(argv):
     path = argv[1]
     lo = int(argv[argv.index('--from-log2') + 1]) if '--from-log2' in argv else 10
     sizes = '--sizes' in argv
-    doc = json.load(open(path))
+    doc = load_result(path)
     rows = [r for r in doc['rows'] if r.get('kind') == 'timing' and r['family'] == 'reduce']
     print(f"{doc['gpu']} ({doc.get('memory_gbs', '?')} GB/s, {doc.get('l2_mb')} MB L2), "
           f"commit {doc.get('cascade_commit')}, CCCL {rows[0]['cccl'] if rows else '?'}")
