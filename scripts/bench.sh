@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the bench programs on the GPU: cascade-bench (bench/results/bench-<gpu>-<date>.json, the full
 # sweep), cascade-ladder (ladder-<gpu>-<date>.json) and cascade-finishes (finishes-<gpu>-<date>.json),
-# then checks the bar (scripts/bar.py). An argument names the output folder. The tuner is separate:
+# then checks the bar (scripts/bar.py). An argument names the output folder; before committing the
+# results, scripts/compress-results.sh (files over 200 KiB as .xz). The tuner is separate:
 #   build/cascade-tune --all --table include/cascade/tuning/sm90_<gpu>.cuh --out bench/results/tune-<gpu>-<date>.json
 set -euo pipefail
 cd "$(dirname "$0")/.."

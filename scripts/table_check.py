@@ -4,8 +4,8 @@ results file was measured on: for each tuned configuration and size, the score (
 the policy the table names against the best table-eligible candidate's, and every size where the
 table's loses more than 3%.
 
-    python3 scripts/table_check.py bench/results/rivals-2026-11-24/tune-h100.json [--tuned tune-h100.txt]
-                                   [--table include/cascade/tuning/sm90_h100.cuh]
+    python3 scripts/table_check.py bench/results/rivals-2026-11-24/tune-h100.json.xz [--tuned tune-h100.txt]
+                                      [--table include/cascade/tuning/sm90_h100.cuh]
 
 With --tuned (the text cascade-tune printed for that file), the table's policy is also set against
 the policy the tuner's own ranges pick at each size (at most 3 policies per entry, as the table's
