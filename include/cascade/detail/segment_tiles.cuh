@@ -540,15 +540,25 @@ __global__ void __launch_bounds__(BlockSize)
     return;
   }
   tiles_geometry const g = *scratch.geometry;
+  // Pieces a lane folds a round: each lane a run of them in order, then the runs in lane order, so
+  // that a segment over 256 chunks (2^20 items in tiles of 4096) takes one round trip to memory, not 8.
+  constexpr int per_lane = 8;
   for (long long c = warp0; c < g.chunks; c += warps) {
     int const seg = scratch.tail_seg[c];
     if (seg < 0) continue;
     long long const last = scratch.tail_last[c];
     T acc = scratch.tail_part[c];
-    for (long long u0 = c + 1; u0 <= last; u0 += 32) {
-      int const valid = last - u0 < 32 ? static_cast<int>(last - u0 + 1) : 32;
-      T const v = lane < valid ? scratch.head_part[u0 + lane] : acc;
-      acc = static_cast<T>(op(acc, shuffle_from(shuffle_warp_reduce{}(v, lane, valid, op), 0)));  // in order
+    for (long long u0 = c + 1; u0 <= last; u0 += 32 * per_lane) {
+      long long const u = u0 + lane * per_lane;  // past `last` for the lanes beyond the pieces
+      T part = scratch.head_part[u <= last ? u : last];
+#pragma unroll
+      for (int k = 1; k < per_lane; ++k) {
+        T const next = scratch.head_part[u + k <= last ? u + k : last];
+        if (u + k <= last) part = static_cast<T>(op(part, next));
+      }
+      long long const left = last - u0 + 1;
+      int const valid = left >= 32 * per_lane ? 32 : static_cast<int>((left + per_lane - 1) / per_lane);
+      acc = static_cast<T>(op(acc, shuffle_from(shuffle_warp_reduce{}(part, lane, valid, op), 0)));  // in order
     }
     if (lane == 0) store_value(d_out + seg, acc);
   }
