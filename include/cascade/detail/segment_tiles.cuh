@@ -152,6 +152,17 @@ __global__ void segment_tiles_partition_kernel(Csr csr, long long n, tiles_scrat
   if (decreases) atomicOr(scratch.overlapping, 1u);
 }
 
+// The bitwise or of a value over the warp.
+__device__ __forceinline__ unsigned warp_or(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(full_warp_mask, v);
+#else
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) v |= __shfl_xor_sync(full_warp_mask, v, d);
+  return v;
+#endif
+}
+
 // A thread's Items head flags from shared memory as bits, 16, 8 or 4 bytes a load where Items allows.
 template <int Items>
 __device__ __forceinline__ unsigned read_heads(unsigned char const* at) {
@@ -269,24 +280,50 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   __syncthreads();
   // This thread's items in order: each head closes the segment before it.
   unsigned const heads = read_heads<Items>(sh.head + j * Items);
+  // How: a warp whose lanes have heads at many positions (power-law lengths) folds without branches,
+  // which would run both sides: every item selects what it folds onto, and only the stores and the
+  // head numbers' loads are predicated. One whose heads are at few positions (fixed lengths: the
+  // lanes alike) branches, which then costs few items; one without heads folds plainly.
   int id = -1;
-  T acc = init, first_part = init;
+  T acc = static_cast<T>(x[0]), first_part = init;
   bool any = false, has_first = true;
-#pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    if ((heads >> k) & 1u) {
-      int const h = static_cast<int>(sh.head_id[k * BlockSize + j]);
-      if (any) store_value(d_out + id, acc);
-      else {
-        first_part = acc;
-        has_first = k > 0;
-      }
+  unsigned const warp_heads = warp_or(heads);  // the positions where some lane has a head
+  if (__popc(warp_heads) > 4) {
+    if (heads & 1u) {
+      id = static_cast<int>(sh.head_id[j]);
+      acc = static_cast<T>(op(init, static_cast<T>(x[0])));
       any = true;
-      id = h;
-      acc = static_cast<T>(op(init, static_cast<T>(x[k])));
-    } else {
-      acc = k == 0 ? static_cast<T>(x[0]) : static_cast<T>(op(acc, static_cast<T>(x[k])));
+      has_first = false;
     }
+#pragma unroll
+    for (int k = 1; k < Items; ++k) {
+      bool const head = (heads >> k) & 1u;
+      if (head && any) store_value(d_out + id, acc);
+      if (head && !any) first_part = acc;
+      if (head) id = static_cast<int>(sh.head_id[k * BlockSize + j]);
+      acc = static_cast<T>(op(head ? init : acc, static_cast<T>(x[k])));
+      any = any || head;
+    }
+  } else if (warp_heads != 0) {
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+      if ((heads >> k) & 1u) {
+        int const h = static_cast<int>(sh.head_id[k * BlockSize + j]);
+        if (any) store_value(d_out + id, acc);
+        else {
+          first_part = acc;
+          has_first = k > 0;
+        }
+        any = true;
+        id = h;
+        acc = static_cast<T>(op(init, static_cast<T>(x[k])));
+      } else if (k > 0) {
+        acc = static_cast<T>(op(acc, static_cast<T>(x[k])));
+      }
+    }
+  } else {
+#pragma unroll
+    for (int k = 1; k < Items; ++k) acc = static_cast<T>(op(acc, static_cast<T>(x[k])));
   }
   if (!any) first_part = acc;
   // Inclusive scan by segment over the warp (every lane holds a value), then the warps in order.
