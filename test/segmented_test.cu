@@ -506,6 +506,30 @@ TEST_CASE("segment::tiles: chunks of several tiles and partial tiles (a capacity
   }
 }
 
+TEST_CASE("segment::tiles: whole tiles of 8 and 16 items a thread (their three folds), every length case") {
+  // A whole tile's warp folds its items without branches where its lanes have heads at more than 4
+  // positions (power-law and random lengths), by branches where at fewer (fixed lengths), plainly
+  // where at none: only more than 4 items a thread take the first, which the every-owner cases
+  // (4 and 1) never do.
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5EE);
+  for (auto const& lengths : length_cases(rng)) {
+    auto const off = offsets_of(lengths);
+    long long const items = off.back();
+    std::vector<int> ints(items);
+    std::vector<mat2> mats(items);
+    for (long long i = 0; i < items; ++i) {
+      ints[i] = static_cast<int>(rng() % 2001) - 1000;
+      mats[i] = mat2::random_invertible(rng);
+    }
+    std::string const shape = std::to_string(lengths.size()) + " segments, " + std::to_string(items) + " items";
+    check_offsets(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, ints, off, 7ll, cascade::plus{},
+                  "segment::tiles <256, 16>, int plus, " + shape);
+    check_offsets(cascade::segmented_policy<cascade::segment::tiles, 128, 8>{}, mats, off, mat2{3, 1, 4, 1},
+                  cascade::non_commutative(mat2_product{}), "segment::tiles <128, 8>, mat2 product (non-commutative), " + shape);
+  }
+}
+
 TEST_CASE("segment::tiles: CSR offsets over more than 2^31 items, beyond 2^32 (chunks of many tiles)") {
   // first[i] = i (a counting iterator): the sum of [b, e) is (e - 1 + b)(e - b) / 2 (its product taken
   // in 128 bits; the sum itself fits in 64).
