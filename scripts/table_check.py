@@ -24,8 +24,11 @@ tables={}
 # entries another class's table serves (struct table<sm90_h100, 4, op_kind::min_max> : table<sm90_h200, 4, ...> {};)
 for m in re.finditer(r'struct table<\w+, (\d+), op_kind::(\w+)> : table<(\w+), \d+, op_kind::\w+> \{\};', src):
     other = open(os.path.join(os.path.dirname(table_path), m.group(3) + '.cuh')).read()
-    body = re.search(r'struct table<%s, %s, op_kind::%s> \{\s*using type = ranges<(.*?)>;\s*\};' % (m.group(3), m.group(1), m.group(2)),
-                     other, re.S).group(1)
+    found = re.search(r'struct table<%s, %s, op_kind::%s> \{\s*using type = ranges<(.*?)>;\s*\};' % (m.group(3), m.group(1), m.group(2)),
+                      other, re.S)
+    if found is None:  # an entry this script does not score (arg, served by a table of its own kind)
+        continue
+    body = found.group(1)
     tables[(int(m.group(1)), m.group(2))] = [(int(r.group(1)), f"<{r.group(2)}, {r.group(3)}, {r.group(4)}, {r.group(5)}>")
                                              for r in re.finditer(r'range<(-?\d+), policy<(\d+), (\d+), tree::(\w+), finish::(\w+)>>', body)]
 # entries keyed by a GPU class (table<sm90_h200, 4, ...>) or, in tables before 2026-11-24, by the architecture
