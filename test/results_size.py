@@ -9,7 +9,7 @@
      x.json.xz. Fenced code blocks are left out: their commands may name files that they make.
 Sizes are the working tree's, as the copy sees them. Exits 77 (skipped) outside a git checkout.
 Usage: results_size.py <source root>"""
-import fnmatch, os, re, subprocess, sys
+import fnmatch, glob, os, re, subprocess, sys
 
 TREE_LIMIT = 40_000_000  # bytes: room under 64 MiB for a build folder or bundle carried beside it
 root = sys.argv[1]
@@ -60,6 +60,11 @@ def expand(pattern):
 
 def exists(path):
     path = path.rstrip('/')
+    # On disk counts too: a GPU machine's copy carries the working tree beside a git index that may be
+    # older than it (files renamed since show there as deleted and untracked).
+    pattern = os.path.join(root, path)
+    if glob.glob(pattern) if any(c in path for c in '*?[') else os.path.lexists(pattern):
+        return True
     if any(c in path for c in '*?['):
         return any(fnmatch.fnmatchcase(p, path) or p.startswith(path + '/') for p in tracked)
     return path in tracked_set or any(p.startswith(path + '/') for p in tracked)
