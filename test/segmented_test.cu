@@ -88,6 +88,30 @@ std::vector<long long> offsets_of(std::vector<long long> const& lengths) {
   return off;
 }
 
+// A length case's offsets and random items: ints in [-1000, 1000], floats over 40 binades and
+// invertible mat2s (for the non-commutative product); `shape` names it in failures.
+struct case_inputs {
+  std::vector<long long> off;
+  std::vector<int> ints;
+  std::vector<float> floats;
+  std::vector<mat2> mats;
+  std::string shape;
+};
+case_inputs inputs_of(std::vector<long long> const& lengths, std::mt19937_64& rng) {
+  case_inputs c{offsets_of(lengths), {}, {}, {}, {}};
+  long long const items = c.off.back();
+  c.ints.resize(items);
+  c.floats.resize(items);
+  c.mats.resize(items);
+  for (long long i = 0; i < items; ++i) {
+    c.ints[i] = static_cast<int>(rng() % 2001) - 1000;
+    c.floats[i] = std::ldexp(static_cast<float>(rng() % 100000) - 50000.0f, static_cast<int>(rng() % 40) - 20);
+    c.mats[i] = mat2::random_invertible(rng);
+  }
+  c.shape = std::to_string(lengths.size()) + " segments, " + std::to_string(items) + " items";
+  return c;
+}
+
 template <class T, class X, class Op>
 std::vector<T> host_fold(std::vector<X> const& in, std::vector<long long> const& off, T init, Op op) {
   std::vector<T> out(off.size() - 1);
@@ -142,17 +166,7 @@ TEST_CASE("segmented_reduce: every owner against a host fold, over every length 
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x5E6);
   for (auto const& lengths : length_cases(rng)) {
-    auto const off = offsets_of(lengths);
-    long long const items = off.back();
-    std::vector<int> ints(items);
-    std::vector<float> floats(items);
-    std::vector<mat2> mats(items);
-    for (long long i = 0; i < items; ++i) {
-      ints[i] = static_cast<int>(rng() % 2001) - 1000;
-      floats[i] = std::ldexp(static_cast<float>(rng() % 100000) - 50000.0f, static_cast<int>(rng() % 40) - 20);
-      mats[i] = mat2::random_invertible(rng);
-    }
-    std::string const shape = std::to_string(lengths.size()) + " segments, " + std::to_string(items) + " items";
+    auto const [off, ints, floats, mats, shape] = inputs_of(lengths, rng);
     for_each_owner([&](auto policy, std::string const& name) {
       check_offsets(policy, ints, off, 7ll, cascade::plus{}, name + ", int plus into long long, " + shape);
       check_offsets(policy, floats, off, INFINITY, cascade::minimum{}, name + ", float minimum, " + shape);
@@ -485,16 +499,8 @@ TEST_CASE("segment::tiles: chunks of several tiles and partial tiles (a capacity
   for (long long capacity : {3, 7}) {
     cascade::detail::tiles_test_capacity = capacity;
     for (auto const& lengths : length_cases(rng)) {
-      auto const off = offsets_of(lengths);
-      long long const items = off.back();
-      std::vector<int> ints(items);
-      std::vector<mat2> mats(items);
-      for (long long i = 0; i < items; ++i) {
-        ints[i] = static_cast<int>(rng() % 2001) - 1000;
-        mats[i] = mat2::random_invertible(rng);
-      }
-      std::string const shape = "capacity " + std::to_string(capacity) + ", " + std::to_string(lengths.size()) +
-                                " segments, " + std::to_string(items) + " items";
+      auto const [off, ints, floats, mats, case_shape] = inputs_of(lengths, rng);
+      std::string const shape = "capacity " + std::to_string(capacity) + ", " + case_shape;
       check_offsets(cascade::segmented_policy<cascade::segment::tiles, 256, 4>{}, ints, off, 7ll, cascade::plus{},
                     "segment::tiles <256, 4>, int plus, " + shape);
       check_offsets(cascade::segmented_policy<cascade::segment::tiles, 32, 3>{}, ints, off, 7ll, cascade::plus{},
@@ -514,15 +520,7 @@ TEST_CASE("segment::tiles: whole tiles of 8 and 16 items a thread (their three f
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x5EE);
   for (auto const& lengths : length_cases(rng)) {
-    auto const off = offsets_of(lengths);
-    long long const items = off.back();
-    std::vector<int> ints(items);
-    std::vector<mat2> mats(items);
-    for (long long i = 0; i < items; ++i) {
-      ints[i] = static_cast<int>(rng() % 2001) - 1000;
-      mats[i] = mat2::random_invertible(rng);
-    }
-    std::string const shape = std::to_string(lengths.size()) + " segments, " + std::to_string(items) + " items";
+    auto const [off, ints, floats, mats, shape] = inputs_of(lengths, rng);
     check_offsets(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, ints, off, 7ll, cascade::plus{},
                   "segment::tiles <256, 16>, int plus, " + shape);
     check_offsets(cascade::segmented_policy<cascade::segment::tiles, 128, 8>{}, mats, off, mat2{3, 1, 4, 1},

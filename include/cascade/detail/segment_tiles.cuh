@@ -152,17 +152,6 @@ __global__ void segment_tiles_partition_kernel(Csr csr, long long n, tiles_scrat
   if (decreases) atomicOr(scratch.overlapping, 1u);
 }
 
-// The bitwise or of a value over the warp.
-__device__ __forceinline__ unsigned warp_or(unsigned v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_or_sync(full_warp_mask, v);
-#else
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) v |= __shfl_xor_sync(full_warp_mask, v, d);
-  return v;
-#endif
-}
-
 // A thread's Items head flags from shared memory as bits, 16, 8 or 4 bytes a load where Items allows.
 template <int Items>
 __device__ __forceinline__ unsigned read_heads(unsigned char const* at) {
