@@ -1,24 +1,25 @@
 // cascade/detail/segment_tiles.cuh: the kernels of segment::tiles, which reads CSR offsets' items once,
 // in tiles of equal item counts whatever the segments' lengths (docs/segmented.md, "Item tiles").
 //
-// Four kernels, the last three started early by programmatic dependent launch:
+// Five kernels, the last four started early by programmatic dependent launch:
 // - geometry (one thread): where the chunks lie, from the offsets' first and last; the flag cleared.
 // - partition (its offsets read before it waits for the geometry): chunk_lo[c], the first segment
 //   that begins at or after chunk c's first item; whether the offsets ever decrease (overlapping
 //   segments, which tiles cannot fold: the fix-up kernel then folds every segment by itself).
-// - tiles: a block a chunk of one or more tiles of BlockSize x Items items (one whole tile, the common
-//   case, by a path of its own). The segments that begin in a tile mark their first item in shared
-//   memory; each thread folds its Items items in order, writing the segments that begin and end among
-//   them; a scan by segment over the threads (seeded with the value the chunk's previous tile left
-//   open) closes those that span threads. A chunk writes its pieces: the part before its first head
-//   (all of it where it has none) and the segment it leaves open, with the chunk of that segment's
-//   last item. No block waits for another.
+// - tiles, in two kernels: chunks of several tiles (where the items pass `capacity` tiles) by a grid
+//   of resident blocks, then chunks of one tile (the common case) by a block each, at 32 registers a
+//   thread; where one has nothing to do, its blocks return. The segments that begin in a tile mark
+//   their first item in shared memory; each thread folds its Items items in order, writing the
+//   segments that begin and end among them; a scan by segment over the threads (seeded with the value
+//   the chunk's previous tile left open) closes those that span threads. A chunk writes its pieces:
+//   the part before its first head (all of it where it has none) and the segment it leaves open, with
+//   the chunk of that segment's last item. No block waits for another.
 // - fix-up: a warp a chunk; where a chunk leaves a segment open, it folds the segment's pieces in order.
 //
 // The host knows only the number of segments, not the items (offsets the device alone reads), so
 // the chunks' size is found on the device: tiles enough that at most `capacity` chunks cover the
-// items. The tile kernel's grid is `capacity` blocks and the fix-up's `capacity` warps; those past the
-// chunks return at once.
+// items. The one-tile kernel's grid is `capacity` blocks and the fix-up's `capacity` warps; those past
+// the chunks return at once.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -171,10 +172,18 @@ __device__ __forceinline__ unsigned read_heads(unsigned char const* at) {
     } else {
       words[0] = at[q];
     }
+    if constexpr (bytes >= 4) {
+      // Each byte is 0 or 1: one multiply gathers a word's four into bits 24..27, in order (the
+      // products' bits never overlap, so nothing carries).
 #pragma unroll
-    for (int k = 0; k < (bytes >= 4 ? bytes : 1); ++k)
-      if ((words[k / 4] >> (8 * (k % 4))) & 0xffu) mask |= 1u << (q * bytes + k);
+      for (int u = 0; u < bytes / 4; ++u) mask |= ((words[u] * 0x01020408u) >> 24 & 0xfu) << (q * bytes + 4 * u);
+    } else {
+      if (words[0] & 0xffu) mask |= 1u << q;
+    }
   }
+  // One register from here on: the compiler would otherwise keep the words' partial sums to test
+  // bits from, which a 32-register thread cannot hold.
+  asm("mov.b32 %0, %0;" : "+r"(mask));
   return mask;
 }
 
@@ -231,9 +240,10 @@ __device__ __forceinline__ void load_tile_items(It at, int p0, int ts, int te, b
   for (int k = 0; k < Items; ++k) x[k] = at[p0 + k < te ? p0 + k : ts];
 }
 
-// A chunk that is one whole tile, as every chunk is where the items fit the capacity in tiles (all
-// but a partial last one): the prototype's path, with no carry, no scatter rounds and no valid
-// flags, since every thread holds Items real items.
+// A chunk of one tile, as every chunk is where the items fit the capacity in tiles: the prototype's
+// path, with no carry, no scatter rounds and no valid flags. A partial last tile reads its item 0 in
+// place of those past the items and marks a head of its own where the items end, numbered n: the
+// segment it begins takes those copies and is never written.
 template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
 __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, long long n, OutIt d_out, T init, Op op,
                                                     tiles_scratch<T> const& scratch, tiles_geometry const& g,
@@ -244,17 +254,26 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   int const j = static_cast<int>(threadIdx.x);
   int const lane = j % 32, w = j / 32;
   long long const chunk_at = g.base + static_cast<long long>(c) * tile;
+  bool const last = c + 1 == g.chunks;
+  int const valid = last ? static_cast<int>(g.total - static_cast<long long>(c) * tile) : tile;  // items
   X x[Items];
-  load_tile_items<Items>(first + chunk_at, j * Items, 0, tile, true, x);
+  load_tile_items<Items>(first + chunk_at, j * Items, 0, valid, valid == tile, x);
   clear_heads<Items>(sh.head + j * Items);
-  wait_for_previous_grid();  // the partition's chunk_lo and flag
-  if (*scratch.overlapping != 0) return;  // the fix-up kernel folds every segment
+  wait_for_previous_grid();  // the partition's chunk_lo and flag (through the kernels between)
+  // The flag and the chunk starts in one round trip.
+  unsigned const overlapping = *scratch.overlapping;
   int const lo = scratch.chunk_lo[c];
-  int const hi = c + 1 == g.chunks ? static_cast<int>(n) : scratch.chunk_lo[c + 1];
+  int const hi = last ? static_cast<int>(n) : scratch.chunk_lo[c + 1];
+  if (overlapping != 0) return;  // the fix-up kernel folds every segment
   __syncthreads();  // the map cleared
+  if (j == 0 && valid < tile) {  // where the items end (no segment that holds items begins there)
+    sh.head[valid] = 1;
+    sh.head_id[(valid % Items) * BlockSize + valid / Items] = static_cast<unsigned>(n);
+  }
   // The segments that begin in the tile (the last also takes the empty ones at the items' end).
   // Positions in 32 bits: a begin less the tile's first is below the tile. The last segment's end
   // goes to shared memory: the one segment that can run past the tile is the last that begins in it.
+#pragma unroll 1
   for (int i = lo + j; i < hi; i += BlockSize) {
     long long const b = csr.at(i), e = csr.at(i + 1);
     if (i == hi - 1) sh.last_end = e - chunk_at;
@@ -273,37 +292,32 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   // which would run both sides: every item selects what it folds onto, and only the stores and the
   // head numbers' loads are predicated. One whose heads are at few positions (fixed lengths: the
   // lanes alike) branches, which then costs few items; one without heads folds plainly.
+  // Whether a head comes before item k, and whether the first item holds one, are bits of `heads`
+  // (bools kept apart take registers a 32-register thread does not have).
   int id = -1;
   T acc = static_cast<T>(x[0]), first_part = init;
-  bool any = false, has_first = true;
   unsigned const warp_heads = warp_or(heads);  // the positions where some lane has a head
   if (__popc(warp_heads) > 4) {
     if (heads & 1u) {
       id = static_cast<int>(sh.head_id[j]);
       acc = static_cast<T>(op(init, static_cast<T>(x[0])));
-      any = true;
-      has_first = false;
     }
 #pragma unroll
     for (int k = 1; k < Items; ++k) {
       bool const head = (heads >> k) & 1u;
-      if (head && any) store_value(d_out + id, acc);
-      if (head && !any) first_part = acc;
+      bool const before = (heads & ((1u << k) - 1u)) != 0;
+      if (head && before) store_value(d_out + id, acc);
+      if (head && !before) first_part = acc;
       if (head) id = static_cast<int>(sh.head_id[k * BlockSize + j]);
       acc = static_cast<T>(op(head ? init : acc, static_cast<T>(x[k])));
-      any = any || head;
     }
   } else if (warp_heads != 0) {
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
       if ((heads >> k) & 1u) {
         int const h = static_cast<int>(sh.head_id[k * BlockSize + j]);
-        if (any) store_value(d_out + id, acc);
-        else {
-          first_part = acc;
-          has_first = k > 0;
-        }
-        any = true;
+        if (heads & ((1u << k) - 1u)) store_value(d_out + id, acc);
+        else first_part = acc;
         id = h;
         acc = static_cast<T>(op(init, static_cast<T>(x[k])));
       } else if (k > 0) {
@@ -314,6 +328,8 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
 #pragma unroll
     for (int k = 1; k < Items; ++k) acc = static_cast<T>(op(acc, static_cast<T>(x[k])));
   }
+  bool const any = heads != 0;
+  bool const has_first = (heads & 1u) == 0;  // items before the first head (all of them where none)
   if (!any) first_part = acc;
   // Inclusive scan by segment over the warp (every lane holds a value), then the warps in order.
   int sid = any ? id : -1;
@@ -347,7 +363,7 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
     int seg = -1;
     if (left.id < 0) {
       scratch.head_part[c] = left.v;  // no head in the tile
-    } else {
+    } else if (left.id < n) {  // (n: the copies past a partial last tile's items)
       // It ends in the tile unless it is the tile's last segment (whose end the scatter kept).
       long long const end = left.id + 1 < hi ? 0 : sh.last_end;
       if (end <= tile) {
@@ -362,11 +378,11 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   }
 }
 
-// A chunk of several tiles, or a partial last tile: the tiles in order, each seeded with what the
-// one before left open, each tile's segments found by rounds of the scatter (the partition gives only
-// the chunk's first).
+// A chunk of several tiles (the last chunk's last may be partial): the tiles in order, each seeded with
+// what the one before left open, each tile's segments found by rounds of the scatter (the partition
+// gives only the chunk's first). False where the offsets decrease (the fix-up kernel folds every segment).
 template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
-__device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, long long n, OutIt d_out, T init, Op op,
+__device__ __forceinline__ bool segment_tiles_chunk(It first, Csr const& csr, long long n, OutIt d_out, T init, Op op,
                                                     tiles_scratch<T> const& scratch, tiles_geometry const& g,
                                                     long long c, tiles_shared<BlockSize, Items, T>& sh) {
   using X = input_value_t<It>;
@@ -394,7 +410,7 @@ __device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, lo
     load_tile_items<Items>(at, p0, ts, te, te - ts == tile, x);
     if (lo < 0) {
       wait_for_previous_grid();  // the partition's chunk_lo and flag
-      if (*scratch.overlapping != 0) return;  // the fix-up kernel folds every segment
+      if (*scratch.overlapping != 0) return false;  // the fix-up kernel folds every segment
       lo = scratch.chunk_lo[c];
     }
     // The first round of the segments that begin in the tile (below), loaded with the items.
@@ -524,12 +540,26 @@ __device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, lo
     // first barrier, which every thread reaches after its reads of this tile's.)
     lo = hi;
   }
+  return true;
 }
 
-// A block a chunk (the grid is the chunks' capacity; blocks past the chunks return): a whole tile
-// by segment_tiles_whole, else (several tiles, or a partial last one) by segment_tiles_chunk.
+// The one-tile kernel's blocks an SM. A thread holds its Items items in registers: 16 items of 4
+// bytes and the rest fit 32 registers, so all 2048 threads of an SM are resident (eight blocks of 256
+// against six at 40 registers took the prototype's power law from 107 to 93 us on an H200,
+// docs/segmented.md: the items in flight are what this kernel's speed is). Wider values or more items
+// keep 1536 threads (40 registers at 256), as the several-tile kernel does.
+template <int BlockSize, int Items, class X, class T>
+inline constexpr int tiles_min_blocks =
+    (Items <= 16 && sizeof(X) <= 4 && sizeof(T) <= 4 ? 2048 : 1536) / BlockSize < 32
+        ? (Items <= 16 && sizeof(X) <= 4 && sizeof(T) <= 4 ? 2048 : 1536) / BlockSize
+        : 32;
+
+// A block a chunk of one tile (the grid is the chunks' capacity; blocks past the chunks return), by
+// segment_tiles_whole. Where chunks hold several tiles, segment_tiles_chunks_kernel folds them and
+// every block returns; block 0 first waits for the grid before, so that this grid ends after it (the
+// fix-up kernel waits for this one alone).
 template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
-__global__ void __launch_bounds__(BlockSize, 1536 / BlockSize < 32 ? 1536 / BlockSize : 32)
+__global__ void __launch_bounds__(BlockSize, (tiles_min_blocks<BlockSize, Items, input_value_t<It>, T>))
     segment_tiles_kernel(It first, Csr csr, long long n, OutIt d_out, T init, Op op, tiles_scratch<T> scratch) {
   static_assert(BlockSize % 32 == 0, "cascade: segment::tiles needs a block size that is a multiple of 32");
   static_assert(Items <= 32, "cascade: segment::tiles folds at most 32 items a thread; use a CoarseFactor of 32 or less");
@@ -537,14 +567,34 @@ __global__ void __launch_bounds__(BlockSize, 1536 / BlockSize < 32 ? 1536 / Bloc
   __shared__ tiles_shared<BlockSize, Items, T> sh;
   let_next_grid_start();
   // The geometry: the geometry kernel ended before the partition passed its wait, and the partition
-  // lets this kernel start only after that.
+  // lets the kernels after it start only after that.
   tiles_geometry const g = *scratch.geometry;
   long long const c = blockIdx.x;
-  if (c >= g.chunks) return;
-  if (g.chunk == tile && g.total - c * tile >= tile)
-    segment_tiles_whole<BlockSize, Items>(first, csr, n, d_out, init, op, scratch, g, static_cast<int>(c), sh);
-  else
-    segment_tiles_chunk<BlockSize, Items>(first, csr, n, d_out, init, op, scratch, g, c, sh);
+  if (g.chunk != tile || c >= g.chunks) {
+    if (c == 0) wait_for_previous_grid();
+    return;
+  }
+  segment_tiles_whole<BlockSize, Items>(first, csr, n, d_out, init, op, scratch, g, static_cast<int>(c), sh);
+}
+
+// Chunks of several tiles, by segment_tiles_chunk: a grid of resident blocks, each taking chunks
+// blockIdx.x, + gridDim.x, ... Where chunks are one tile (the common case) every block returns at once
+// but block 0, which waits for the partition so that this grid ends after it.
+template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
+__global__ void __launch_bounds__(BlockSize, 1536 / BlockSize < 32 ? 1536 / BlockSize : 32)
+    segment_tiles_chunks_kernel(It first, Csr csr, long long n, OutIt d_out, T init, Op op, tiles_scratch<T> scratch) {
+  constexpr long long tile = static_cast<long long>(BlockSize) * Items;
+  __shared__ tiles_shared<BlockSize, Items, T> sh;
+  let_next_grid_start();
+  tiles_geometry const g = *scratch.geometry;
+  if (g.chunk == tile || static_cast<long long>(blockIdx.x) >= g.chunks) {
+    if (blockIdx.x == 0) wait_for_previous_grid();
+    return;
+  }
+  for (long long c = blockIdx.x; c < g.chunks; c += gridDim.x) {
+    if (!segment_tiles_chunk<BlockSize, Items>(first, csr, n, d_out, init, op, scratch, g, c, sh)) return;
+    __syncthreads();  // thread 0's reads of this chunk's shared values before the next chunk's writes
+  }
 }
 
 // A warp a chunk: the pieces of the segment it leaves open, folded in order. Where the offsets
