@@ -1,25 +1,25 @@
 // cascade/detail/segment_tiles.cuh: the kernels of segment::tiles, which reads CSR offsets' items once,
 // in tiles of equal item counts whatever the segments' lengths (docs/segmented.md, "Item tiles").
 //
-// Five kernels, the last four started early by programmatic dependent launch:
+// Four kernels, the last three started early by programmatic dependent launch:
 // - geometry (one thread): where the chunks lie, from the offsets' first and last; the flag cleared.
 // - partition (its offsets read before it waits for the geometry): chunk_lo[c], the first segment
 //   that begins at or after chunk c's first item; whether the offsets ever decrease (overlapping
 //   segments, which tiles cannot fold: the fix-up kernel then folds every segment by itself).
-// - tiles, in two kernels: chunks of several tiles (where the items pass `capacity` tiles) by a grid
-//   of resident blocks, then chunks of one tile (the common case) by a block each, at 32 registers a
-//   thread; where one has nothing to do, its blocks return. The segments that begin in a tile mark
-//   their first item in shared memory; each thread folds its Items items in order, writing the
-//   segments that begin and end among them; a scan by segment over the threads (seeded with the value
-//   the chunk's previous tile left open) closes those that span threads. A chunk writes its pieces:
-//   the part before its first head (all of it where it has none) and the segment it leaves open, with
-//   the chunk of that segment's last item. No block waits for another.
+// - tiles: a block a chunk of one tile of BlockSize x Items items (the common case, by a path of its
+//   own that fits 32 registers a thread) or, where the items pass `capacity` tiles, of several. The
+//   segments that begin in a tile mark their first item in shared memory; each thread folds its Items
+//   items in order, writing the segments that begin and end among them; a scan by segment over the
+//   threads (seeded with the value the chunk's previous tile left open) closes those that span
+//   threads. A chunk writes its pieces: the part before its first head (all of it where it has none)
+//   and the segment it leaves open, with the chunk of that segment's last item. No block waits for
+//   another.
 // - fix-up: a warp a chunk; where a chunk leaves a segment open, it folds the segment's pieces in order.
 //
 // The host knows only the number of segments, not the items (offsets the device alone reads), so
 // the chunks' size is found on the device: tiles enough that at most `capacity` chunks cover the
-// items. The one-tile kernel's grid is `capacity` blocks and the fix-up's `capacity` warps; those past
-// the chunks return at once.
+// items. The tile kernel's grid is `capacity` blocks and the fix-up's `capacity` warps; those past the
+// chunks return at once.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -52,11 +52,13 @@ struct fixed_csr {
 };
 
 // Where the chunks lie, from the offsets' first and last: found by the geometry kernel for the others.
-struct tiles_geometry {
-  long long base;   // the first segment's begin
+struct alignas(16) tiles_geometry {
+  // The one-tile kernel reads these first, in one 16-byte load: its items' addresses need no more.
+  long long base;  // the first segment's begin
+  int chunks;      // at most the capacity
+  int last_items;  // where chunks are one tile: the last one's items (1 to a tile); else 0
   long long total;  // items from base to the last segment's end
   long long chunk;  // items a chunk (a multiple of the tile)
-  long long chunks;
 
   template <class Csr>
   __device__ static tiles_geometry of(Csr const& csr, long long n, long long tile, long long capacity) {
@@ -67,7 +69,8 @@ struct tiles_geometry {
     long long const tiles = (g.total + tile - 1) / tile;
     long long const per = tiles > capacity ? (tiles + capacity - 1) / capacity : 1;
     g.chunk = per * tile;
-    g.chunks = (g.total + g.chunk - 1) / g.chunk;
+    g.chunks = static_cast<int>((g.total + g.chunk - 1) / g.chunk);
+    g.last_items = per == 1 && g.chunks > 0 ? static_cast<int>(g.total - (g.chunks - 1) * tile) : 0;
     return g;
   }
 };
@@ -246,16 +249,14 @@ __device__ __forceinline__ void load_tile_items(It at, int p0, int ts, int te, b
 // segment it begins takes those copies and is never written.
 template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
 __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, long long n, OutIt d_out, T init, Op op,
-                                                    tiles_scratch<T> const& scratch, tiles_geometry const& g,
-                                                    int c, tiles_shared<BlockSize, Items, T>& sh) {
+                                                    tiles_scratch<T> const& scratch, long long base, bool last,
+                                                    int valid, int c, tiles_shared<BlockSize, Items, T>& sh) {
   using X = input_value_t<It>;
   constexpr int tile = BlockSize * Items;
   constexpr int warps = BlockSize / 32;
   int const j = static_cast<int>(threadIdx.x);
   int const lane = j % 32, w = j / 32;
-  long long const chunk_at = g.base + static_cast<long long>(c) * tile;
-  bool const last = c + 1 == g.chunks;
-  int const valid = last ? static_cast<int>(g.total - static_cast<long long>(c) * tile) : tile;  // items
+  long long const chunk_at = base + static_cast<long long>(c) * tile;
   X x[Items];
   load_tile_items<Items>(first + chunk_at, j * Items, 0, valid, valid == tile, x);
   clear_heads<Items>(sh.head + j * Items);
@@ -380,9 +381,9 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
 
 // A chunk of several tiles (the last chunk's last may be partial): the tiles in order, each seeded with
 // what the one before left open, each tile's segments found by rounds of the scatter (the partition
-// gives only the chunk's first). False where the offsets decrease (the fix-up kernel folds every segment).
+// gives only the chunk's first).
 template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
-__device__ __forceinline__ bool segment_tiles_chunk(It first, Csr const& csr, long long n, OutIt d_out, T init, Op op,
+__device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, long long n, OutIt d_out, T init, Op op,
                                                     tiles_scratch<T> const& scratch, tiles_geometry const& g,
                                                     long long c, tiles_shared<BlockSize, Items, T>& sh) {
   using X = input_value_t<It>;
@@ -410,7 +411,7 @@ __device__ __forceinline__ bool segment_tiles_chunk(It first, Csr const& csr, lo
     load_tile_items<Items>(at, p0, ts, te, te - ts == tile, x);
     if (lo < 0) {
       wait_for_previous_grid();  // the partition's chunk_lo and flag
-      if (*scratch.overlapping != 0) return false;  // the fix-up kernel folds every segment
+      if (*scratch.overlapping != 0) return;  // the fix-up kernel folds every segment
       lo = scratch.chunk_lo[c];
     }
     // The first round of the segments that begin in the tile (below), loaded with the items.
@@ -540,24 +541,22 @@ __device__ __forceinline__ bool segment_tiles_chunk(It first, Csr const& csr, lo
     // first barrier, which every thread reaches after its reads of this tile's.)
     lo = hi;
   }
-  return true;
 }
 
-// The one-tile kernel's blocks an SM. A thread holds its Items items in registers: 16 items of 4
-// bytes and the rest fit 32 registers, so all 2048 threads of an SM are resident (eight blocks of 256
-// against six at 40 registers took the prototype's power law from 107 to 93 us on an H200,
-// docs/segmented.md: the items in flight are what this kernel's speed is). Wider values or more items
-// keep 1536 threads (40 registers at 256), as the several-tile kernel does.
+// The tile kernel's blocks an SM. A thread of a one-tile chunk holds its Items items in registers:
+// 16 items of 4 bytes and the rest fit 32 registers, so all 2048 threads of an SM are resident (eight
+// blocks of 256 against six at 40 registers took the prototype's power law from 107 to 93 us on an
+// H200, docs/segmented.md: the items in flight are what this kernel's speed is). The several-tile path
+// spills at 32 registers (20% slower at 16K-item segments than at 40, faster at 1-16 items); it runs
+// only past `capacity` tiles. Wider values or more items keep 1536 threads (40 registers at 256).
 template <int BlockSize, int Items, class X, class T>
 inline constexpr int tiles_min_blocks =
     (Items <= 16 && sizeof(X) <= 4 && sizeof(T) <= 4 ? 2048 : 1536) / BlockSize < 32
         ? (Items <= 16 && sizeof(X) <= 4 && sizeof(T) <= 4 ? 2048 : 1536) / BlockSize
         : 32;
 
-// A block a chunk of one tile (the grid is the chunks' capacity; blocks past the chunks return), by
-// segment_tiles_whole. Where chunks hold several tiles, segment_tiles_chunks_kernel folds them and
-// every block returns; block 0 first waits for the grid before, so that this grid ends after it (the
-// fix-up kernel waits for this one alone).
+// A block a chunk (the grid is the chunks' capacity; blocks past the chunks return): a chunk of one
+// tile by segment_tiles_whole, one of several by segment_tiles_chunk.
 template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize, (tiles_min_blocks<BlockSize, Items, input_value_t<It>, T>))
     segment_tiles_kernel(It first, Csr csr, long long n, OutIt d_out, T init, Op op, tiles_scratch<T> scratch) {
@@ -567,33 +566,21 @@ __global__ void __launch_bounds__(BlockSize, (tiles_min_blocks<BlockSize, Items,
   __shared__ tiles_shared<BlockSize, Items, T> sh;
   let_next_grid_start();
   // The geometry: the geometry kernel ended before the partition passed its wait, and the partition
-  // lets the kernels after it start only after that.
-  tiles_geometry const g = *scratch.geometry;
-  long long const c = blockIdx.x;
-  if (g.chunk != tile || c >= g.chunks) {
-    if (c == 0) wait_for_previous_grid();
+  // lets this kernel start only after that.
+  longlong2 const head = *reinterpret_cast<longlong2 const*>(scratch.geometry);  // base, chunks, last_items
+  int const chunks = static_cast<int>(head.y & 0xffffffffll), last_items = static_cast<int>(head.y >> 32);
+  int const c = static_cast<int>(blockIdx.x);
+  if (c >= chunks) {
+    if (c == 0) wait_for_previous_grid();  // so that this grid ends after the partition (no chunks)
     return;
   }
-  segment_tiles_whole<BlockSize, Items>(first, csr, n, d_out, init, op, scratch, g, static_cast<int>(c), sh);
-}
-
-// Chunks of several tiles, by segment_tiles_chunk: a grid of resident blocks, each taking chunks
-// blockIdx.x, + gridDim.x, ... Where chunks are one tile (the common case) every block returns at once
-// but block 0, which waits for the partition so that this grid ends after it.
-template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
-__global__ void __launch_bounds__(BlockSize, 1536 / BlockSize < 32 ? 1536 / BlockSize : 32)
-    segment_tiles_chunks_kernel(It first, Csr csr, long long n, OutIt d_out, T init, Op op, tiles_scratch<T> scratch) {
-  constexpr long long tile = static_cast<long long>(BlockSize) * Items;
-  __shared__ tiles_shared<BlockSize, Items, T> sh;
-  let_next_grid_start();
-  tiles_geometry const g = *scratch.geometry;
-  if (g.chunk == tile || static_cast<long long>(blockIdx.x) >= g.chunks) {
-    if (blockIdx.x == 0) wait_for_previous_grid();
-    return;
-  }
-  for (long long c = blockIdx.x; c < g.chunks; c += gridDim.x) {
-    if (!segment_tiles_chunk<BlockSize, Items>(first, csr, n, d_out, init, op, scratch, g, c, sh)) return;
-    __syncthreads();  // thread 0's reads of this chunk's shared values before the next chunk's writes
+  if (last_items != 0) {
+    bool const last = c + 1 == chunks;
+    segment_tiles_whole<BlockSize, Items>(first, csr, n, d_out, init, op, scratch, head.x, last,
+                                          last ? last_items : static_cast<int>(tile), c, sh);
+  } else {
+    tiles_geometry const g = *scratch.geometry;
+    segment_tiles_chunk<BlockSize, Items>(first, csr, n, d_out, init, op, scratch, g, c, sh);
   }
 }
 

@@ -81,26 +81,19 @@ struct segment_owner<segment::tiles> {
     constexpr int items = Policy::coarse_factor;
     constexpr long long tile = static_cast<long long>(block) * items;
     constexpr auto partition = &segment_tiles_partition_kernel<tile, Csr, T, OutIt>;
-    constexpr auto chunks = &segment_tiles_chunks_kernel<block, items, T, It, Csr, OutIt, Op>;
     constexpr auto tiles = &segment_tiles_kernel<block, items, T, It, Csr, OutIt, Op>;
     constexpr auto fixup = &segment_tiles_fixup_kernel<256, T, It, Csr, OutIt, Op>;
     device_info const& device = current_device();
-    // Resident blocks of each tile kernel, and whether the kernels may overlap (9.0 code on every side).
-    auto const resident_of = [&](auto kernel, char const* what) {
-      int per_sm = 0;
-      check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0), what);
-      return static_cast<unsigned>((per_sm > 0 ? per_sm : 1) * device.sm_count);
-    };
+    // Resident blocks of the tile kernel, and whether the kernels may overlap (9.0 code on every side).
     unsigned const resident = once_per_device(device, [&] {
-      return resident_of(tiles, "cudaOccupancyMaxActiveBlocksPerMultiprocessor (segment::tiles)");
-    });
-    unsigned const chunk_blocks = once_per_device(device, [&] {
-      return resident_of(chunks, "cudaOccupancyMaxActiveBlocksPerMultiprocessor (segment::tiles, chunks)");
+      int per_sm = 0;
+      check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tiles, block, 0),
+                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor (segment::tiles)");
+      return static_cast<unsigned>((per_sm > 0 ? per_sm : 1) * device.sm_count);
     });
     bool const overlap = once_per_device(device, [&] {
                            return static_cast<unsigned>(device.cc_major >= 9 && kernel_arch(partition) >= 90 &&
-                                                        kernel_arch(chunks) >= 90 && kernel_arch(tiles) >= 90 &&
-                                                        kernel_arch(fixup) >= 90);
+                                                        kernel_arch(tiles) >= 90 && kernel_arch(fixup) >= 90);
                          }) != 0;
     // Chunks, a block each: 16 waves of resident blocks at most (at least 2^14 chunks, so that a chunk
     // holds fewer than 2^31 items up to 2^44); past that, chunks of several tiles.
@@ -129,10 +122,6 @@ struct segment_owner<segment::tiles> {
     long long const threads = n / 4 + 1;
     launch_dependent(partition, static_cast<unsigned>((threads + 255) / 256), 256, stream, overlap,
                      "segment_tiles_partition_kernel (launch_dependent)", csr, n, s, d_out, init);
-    // Chunks of several tiles first: where there are none (the common case) its blocks return during
-    // the partition, and the one-tile kernel starts as early as it would alone.
-    launch_dependent(chunks, static_cast<unsigned>(capacity < chunk_blocks ? capacity : chunk_blocks), block, stream,
-                     overlap, "segment_tiles_chunks_kernel (launch_dependent)", first, csr, n, d_out, init, op, s);
     launch_dependent(tiles, static_cast<unsigned>(capacity), block, stream, overlap,
                      "segment_tiles_kernel (launch_dependent)", first, csr, n, d_out, init, op, s);
     launch_dependent(fixup, static_cast<unsigned>((capacity + 7) / 8), 256, stream, overlap,
