@@ -103,6 +103,13 @@ __device__ __forceinline__ open_value<T> combine_open(open_value<T> const& a, op
   return {a.id, static_cast<T>(op(a.v, b.v)), true};
 }
 
+// a then b, where both hold values (a one-tile chunk: every thread holds Items items); what
+// combine_open does there, without the flags' tests (the prefix over the warps before each thread's).
+template <class T, class Op>
+__device__ __forceinline__ open_value<T> combine_held(open_value<T> const& a, open_value<T> const& b, Op op) {
+  return b.id >= 0 ? b : open_value<T>{a.id, static_cast<T>(op(a.v, b.v)), true};
+}
+
 template <class T>
 __device__ __forceinline__ open_value<T> shuffle_open_up(open_value<T> const& x, int d) {
   return {shuffle_up(x.id, d), shuffle_up(x.v, d), shuffle_up(x.valid, d)};
@@ -350,8 +357,8 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   __syncthreads();
   if (any && (w > 0 || lane > 0)) {  // the first head closes the segment open before it
     open_value<T> prefix = w > 0 ? sh.warp_total[0] : open_value<T>{before_id, before_v, true};
-    for (int u = 1; u < w; ++u) prefix = combine_open(prefix, sh.warp_total[u], op);
-    if (w > 0 && lane > 0) prefix = combine_open(prefix, open_value<T>{before_id, before_v, true}, op);
+    for (int u = 1; u < w; ++u) prefix = combine_held(prefix, sh.warp_total[u], op);
+    if (w > 0 && lane > 0) prefix = combine_held(prefix, open_value<T>{before_id, before_v, true}, op);
     T const v = has_first ? static_cast<T>(op(prefix.v, first_part)) : prefix.v;
     if (prefix.id >= 0) store_value(d_out + prefix.id, v);
     else scratch.head_part[c] = v;  // the segment carried in from before the tile
@@ -360,7 +367,7 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   }
   if (j == 0) {
     open_value<T> left = sh.warp_total[0];
-    for (int u = 1; u < warps; ++u) left = combine_open(left, sh.warp_total[u], op);
+    for (int u = 1; u < warps; ++u) left = combine_held(left, sh.warp_total[u], op);
     int seg = -1;
     if (left.id < 0) {
       scratch.head_part[c] = left.v;  // no head in the tile
