@@ -24,6 +24,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
 #include <cuda/std/type_traits>
 
 #include "arguments.cuh"
@@ -59,6 +61,7 @@ struct alignas(16) tiles_geometry {
   int last_items;  // where chunks are one tile: the last one's items (1 to a tile); else 0
   long long total;  // items from base to the last segment's end
   long long chunk;  // items a chunk (a multiple of the tile)
+  // (The one-tile kernel's 16-byte load reads base, then chunks and last_items as one word.)
 
   template <class Csr>
   __device__ static tiles_geometry of(Csr const& csr, long long n, long long tile, long long capacity) {
@@ -74,6 +77,10 @@ struct alignas(16) tiles_geometry {
     return g;
   }
 };
+
+static_assert(offsetof(tiles_geometry, chunks) == 8 && offsetof(tiles_geometry, last_items) == 12,
+              "cascade: segment_tiles_kernel reads tiles_geometry's first 16 bytes as base, then chunks and "
+              "last_items in one word; keep them first and in that order");
 
 // One call's scratch; chunks <= capacity.
 template <class T>
@@ -267,7 +274,7 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   X x[Items];
   load_tile_items<Items>(first + chunk_at, j * Items, 0, valid, valid == tile, x);
   clear_heads<Items>(sh.head + j * Items);
-  wait_for_previous_grid();  // the partition's chunk_lo and flag (through the kernels between)
+  wait_for_previous_grid();  // the partition's chunk_lo and flag
   // The flag and the chunk starts in one round trip.
   unsigned const overlapping = *scratch.overlapping;
   int const lo = scratch.chunk_lo[c];
@@ -557,10 +564,10 @@ __device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, lo
 // spills at 32 registers (20% slower at 16K-item segments than at 40, faster at 1-16 items); it runs
 // only past `capacity` tiles. Wider values or more items keep 1536 threads (40 registers at 256).
 template <int BlockSize, int Items, class X, class T>
+inline constexpr int tiles_threads = Items <= 16 && sizeof(X) <= 4 && sizeof(T) <= 4 ? 2048 : 1536;
+template <int BlockSize, int Items, class X, class T>
 inline constexpr int tiles_min_blocks =
-    (Items <= 16 && sizeof(X) <= 4 && sizeof(T) <= 4 ? 2048 : 1536) / BlockSize < 32
-        ? (Items <= 16 && sizeof(X) <= 4 && sizeof(T) <= 4 ? 2048 : 1536) / BlockSize
-        : 32;
+    tiles_threads<BlockSize, Items, X, T> / BlockSize < 32 ? tiles_threads<BlockSize, Items, X, T> / BlockSize : 32;
 
 // A block a chunk (the grid is the chunks' capacity; blocks past the chunks return): a chunk of one
 // tile by segment_tiles_whole, one of several by segment_tiles_chunk.
