@@ -462,7 +462,11 @@ TEST_CASE("segment::tiles: CSR offsets that decrease (overlapping segments), at 
   for (std::size_t k = 3; k + 1 < back.size(); k += 1 + rng() % 40)
     back[k] = std::max(0ll, back[k - 1] - static_cast<long long>(rng() % 500));
   back[back.size() / 2] = 0;
-  for (auto const* o : {&off, &back}) {
+  // The last offset below the first: no items by the first and last, though segments hold some.
+  std::vector<long long> low = back;
+  low.front() = 1000;
+  low.back() = 500;
+  for (auto const* o : {&off, &back, &low}) {
     long long const n = static_cast<long long>(o->size()) - 1;
     thrust::device_vector<long long> d_off(o->begin(), o->end());
     long long const* d = thrust::raw_pointer_cast(d_off.data());
@@ -478,13 +482,19 @@ TEST_CASE("segment::tiles: CSR offsets that decrease (overlapping segments), at 
                                 thrust::raw_pointer_cast(out.data()), -3ll, cascade::plus{});
       thrust::host_vector<long long> const got(out);
       for (long long s = 0; s < n; ++s) {
-        INFO(what, (o == &off ? ", increasing" : ", decreasing here and there"), ": segment ", s, " (", (*o)[s], "..",
+        INFO(what, (o == &off ? ", increasing" : o == &back ? ", decreasing here and there" : ", the last below the first"),
+             ": segment ", s, " (", (*o)[s], "..",
              (*o)[s + 1], ")");
         REQUIRE(got[s] == want[s]);
       }
     };
     check(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, "segment::tiles <256, 16>");
     check(cascade::segmented_policy<cascade::segment::tiles, 32, 3>{}, "segment::tiles <32, 3>");
+    struct restore {
+      ~restore() { cascade::detail::tiles_test_capacity = 0; }
+    } const guard;
+    cascade::detail::tiles_test_capacity = 5;  // chunks of 59 tiles: their own checks
+    check(cascade::segmented_policy<cascade::segment::tiles, 256, 4>{}, "segment::tiles <256, 4>, capacity 5");
   }
 }
 

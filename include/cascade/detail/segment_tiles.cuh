@@ -2,10 +2,13 @@
 // in tiles of equal item counts whatever the segments' lengths (docs/segmented.md, "Item tiles").
 //
 // Four kernels, the last three started early by programmatic dependent launch:
-// - geometry (one thread): where the chunks lie, from the offsets' first and last; the flag cleared.
-// - partition (its offsets read before it waits for the geometry): chunk_lo[c], the first segment
-//   that begins at or after chunk c's first item; whether the offsets ever decrease (overlapping
-//   segments, which tiles cannot fold: the fix-up kernel then folds every segment by itself).
+// - geometry (one thread): where the chunks lie, from the offsets' first and last; the flag cleared
+//   (set where the segments hold no items).
+// - search (its first offsets read before it waits for the geometry): chunk_lo[c], the first segment
+//   that begins at or after chunk c's first item, a thread a chunk (a lower bound in the offsets:
+//   fixed lengths take one round of reads). It reads a few offsets a chunk, not all of them (a
+//   partition that read every offset took most of the time at 1-4-item segments, and a thread
+//   filled the chunk starts of a 2^20-item segment one by one).
 // - tiles: a block a chunk of one tile of BlockSize x Items items (the common case, by a path of its
 //   own that fits 32 registers a thread) or, where the items pass `capacity` tiles, of several. The
 //   segments that begin in a tile mark their first item in shared memory; each thread folds its Items
@@ -13,8 +16,11 @@
 //   threads (seeded with the value the chunk's previous tile left open) closes those that span
 //   threads. A chunk writes its pieces: the part before its first head (all of it where it has none)
 //   and the segment it leaves open, with the chunk of that segment's last item. No block waits for
-//   another.
-// - fix-up: a warp a chunk; where a chunk leaves a segment open, it folds the segment's pieces in order.
+//   another. Offsets that decrease (overlapping segments, which tiles cannot fold) are found here:
+//   each chunk checks that its segments' offsets never decrease and that its first segment is not
+//   past the next chunk's, so that together the chunks check every offset; the flag is then set.
+// - fix-up: a warp a chunk; where a chunk leaves a segment open, it folds the segment's pieces in
+//   order. Where the flag is set (or the segments hold no items), a warp a segment instead.
 //
 // The host knows only the number of segments, not the items (offsets the device alone reads), so
 // the chunks' size is found on the device: tiles enough that at most `capacity` chunks cover the
@@ -61,13 +67,11 @@ struct alignas(16) tiles_geometry {
   int last_items;  // where chunks are one tile: the last one's items (1 to a tile); else 0
   long long total;  // items from base to the last segment's end
   long long chunk;  // items a chunk (a multiple of the tile)
-  // (The one-tile kernel's 16-byte load reads base, then chunks and last_items as one word.)
 
-  template <class Csr>
-  __device__ static tiles_geometry of(Csr const& csr, long long n, long long tile, long long capacity) {
+  // From the first segment's begin and the last one's end.
+  __device__ static tiles_geometry of(long long base, long long end, long long tile, long long capacity) {
     tiles_geometry g{};
-    g.base = csr.at(0);
-    long long const end = csr.at(n);
+    g.base = base;
     g.total = end > g.base ? end - g.base : 0;
     long long const tiles = (g.total + tile - 1) / tile;
     long long const per = tiles > capacity ? (tiles + capacity - 1) / capacity : 1;
@@ -90,7 +94,7 @@ struct tiles_scratch {
   T* tail_part;    // [capacity]: the value of the segment it leaves open (with init)
   int* tail_seg;   // [capacity]: that segment, or -1
   int* tail_last;  // [capacity]: the chunk of that segment's last item
-  unsigned* overlapping;  // the offsets decrease somewhere: every segment folded by itself
+  unsigned* overlapping;  // the offsets decrease somewhere (or no items): every segment folded by itself
   tiles_geometry* geometry;  // written by the geometry kernel
   long long capacity;
 };
@@ -122,52 +126,95 @@ __device__ __forceinline__ open_value<T> shuffle_open_up(open_value<T> const& x,
   return {shuffle_up(x.id, d), shuffle_up(x.v, d), shuffle_up(x.valid, d)};
 }
 
-// One thread: the call's geometry, and the flag cleared, before the partition starts, so that the
-// tile kernel may read both before it waits for the partition.
+// One thread: the call's geometry, and the flag cleared (set where the segments hold no items: every
+// segment is then init, or a fold of its own where the offsets run backwards), before the search
+// starts, so that the tile kernel may read the geometry before it waits for the search.
 template <long long Tile, class Csr, class T>
 __global__ void segment_tiles_geometry_kernel(Csr csr, long long n, tiles_scratch<T> scratch) {
   let_next_grid_start();
-  *scratch.geometry = tiles_geometry::of(csr, n, Tile, scratch.capacity);
-  *scratch.overlapping = 0;
+  tiles_geometry const g = tiles_geometry::of(csr.at(0), csr.at(n), Tile, scratch.capacity);
+  *scratch.geometry = g;
+  *scratch.overlapping = g.total == 0 ? 1u : 0u;
 }
 
-// A thread 4 segments. Also: every segment's init where the segments hold no items, and the flag
-// for offsets that decrease.
-template <long long Tile, class Csr, class T, class OutIt>
-__global__ void segment_tiles_partition_kernel(Csr csr, long long n, tiles_scratch<T> scratch, OutIt d_out, T init) {
-  long long const s0 = 4 * (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x);
-  if (s0 > n) {
-    let_next_grid_start();
+// A thread a chunk: chunk_lo[c], the lower bound of the chunk's first item in the offsets (the first
+// segment that begins at or after it). A thread a chunk keeps this grid to a few blocks, so that the
+// tile kernel's blocks take the SMs at once and load their items while the searches run (a warp a
+// chunk, 32 offsets a round, filled the SMs first: 64-256-item segments 9-10% slower on an H200;
+// blocks of 64 threads, spread over more SMs, were 3-4% slower than these of 256).
+// Rounds, each of offsets read at once: the first and last offsets (this grid does not wait for the
+// geometry kernel before its first reads); then where the values at the ends put the target (and
+// the one before: even lengths end there), with `samples` offsets evenly over all segments that a
+// block's threads read together (a chunk's answer then lies between two of them); then, each thread
+// alone, 16 a round: where the values at the ends put it, the one before, and 14 evenly between (at
+// most a fifteenth left). Where the offsets decrease, the answers are some segments in [0, n], which
+// the tile kernel's checks find wrong.
+template <long long Tile, class Csr, class T>
+__global__ void __launch_bounds__(256) segment_tiles_search_kernel(Csr csr, long long n, tiles_scratch<T> scratch) {
+  constexpr int samples = 1024;
+  constexpr int even = 14;
+  __shared__ long long sample[samples];
+  long long const c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  long long const first_at = csr.at(0), end = csr.at(n);
+  tiles_geometry const g = tiles_geometry::of(first_at, end, Tile, scratch.capacity);
+  bool const block_has_chunks = static_cast<long long>(blockIdx.x) * blockDim.x < g.chunks;
+  if (!block_has_chunks) {
+    if (blockIdx.x == 0) wait_for_previous_grid();  // so that the tile kernel starts after the geometry
     return;
   }
-  // Started early by the geometry kernel: the offsets are read before it is waited for. The tile
-  // kernel may start only after that wait, since it reads the geometry without waiting for us.
-  long long prev = s0 > 0 ? csr.at(s0 - 1) : 0;
-  long long b[4];
-#pragma unroll
-  for (int r = 0; r < 4; ++r) b[r] = s0 + r <= n ? csr.at(s0 + r) : 0;
-  wait_for_previous_grid();
-  let_next_grid_start();
-  tiles_geometry const g = *scratch.geometry;
-  prev = s0 > 0 ? prev - g.base : -1;
-#pragma unroll
-  for (int r = 0; r < 4; ++r) b[r] -= g.base;
-  // Chunk numbers by division by the tile (a constant) where a chunk is one tile, as it mostly is.
-  auto const chunk_of = [&](long long x) { return g.chunk == Tile ? x / Tile : x / g.chunk; };
-  bool decreases = false;
-#pragma unroll
-  for (int r = 0; r < 4; ++r) {
-    long long const s = s0 + r;
-    if (s > n) break;
-    if (s > 0 && b[r] < prev) decreases = true;
-    if (g.total == 0 && s < n) store_value(d_out + s, init);
-    long long const t0 = prev < 0 ? 0 : chunk_of(prev) + 1;  // the first chunk starting after prev
-    long long t1 = s == n ? g.chunks : chunk_of(b[r]);
-    if (t1 > g.chunks) t1 = g.chunks;
-    for (long long t = t0; t <= t1; ++t) scratch.chunk_lo[t] = static_cast<int>(s);
-    prev = b[r] > prev ? b[r] : prev;
+  long long const target = g.base + c * g.chunk;
+  // Where even lengths would put the target, and the one before.
+  auto const guess = [&](long long lo, long long hi, long long at_lo, long long at_hi) {
+    double const f = at_hi > at_lo ? static_cast<double>(target - at_lo) / static_cast<double>(at_hi - at_lo) : 0.5;
+    long long const p = lo + static_cast<long long>(f * static_cast<double>(hi - lo) + 0.5);
+    return p <= lo ? lo + 1 : p >= hi ? hi - 1 : p;
+  };
+  bool const searching = c > 0 && c < g.chunks && n > 1;
+  long long const p0 = searching ? guess(0, n, g.base, g.base + g.total) : 1;
+  long long const at_p0 = searching ? csr.at(p0) : 0, at_q0 = searching ? csr.at(p0 - 1) : 0;
+  for (int k = static_cast<int>(threadIdx.x); k < samples; k += blockDim.x) sample[k] = csr.at(k * n / samples);
+  wait_for_previous_grid();  // the geometry
+  let_next_grid_start();     // the tile kernel may then read it: it loads its items, then waits for this grid
+  __syncthreads();
+  if (c == 0) scratch.chunk_lo[0] = 0;
+  if (c == 0 || c >= g.chunks) return;
+  if (at_q0 < target && target <= at_p0 && n > 1) {  // even lengths
+    scratch.chunk_lo[c] = static_cast<int>(p0);
+    return;
   }
-  if (decreases) atomicOr(scratch.overlapping, 1u);
+  int a = 0, z = samples;  // sample[a] < target <= sample[z] (the end at z = samples)
+  while (z - a > 1) {
+    int const m = (a + z) / 2;
+    if (sample[m] < target) a = m;
+    else z = m;
+  }
+  // at(lo) < target <= at(hi)
+  long long lo = a * n / samples, at_lo = sample[a];
+  long long hi = z < samples ? z * n / samples : n, at_hi = z < samples ? sample[z] : end;
+  while (hi - lo > 1) {
+    long long const p = guess(lo, hi, at_lo, at_hi);
+    long long s[even + 2];
+    long long v[even + 2];
+    long long const width = hi - lo;
+#pragma unroll
+    for (int k = 0; k < even; ++k)
+      s[k] = width <= even + 1 ? lo + 1 + (k < width - 1 ? k : width - 2) : lo + (k + 1) * width / (even + 1);
+    s[even] = p;
+    s[even + 1] = p - 1;
+#pragma unroll
+    for (int k = 0; k < even + 2; ++k) v[k] = csr.at(s[k]);
+    long long const lo0 = lo, hi0 = hi;
+#pragma unroll
+    for (int k = 0; k < even + 2; ++k) {
+      if (s[k] <= lo0 || s[k] >= hi0) continue;  // (p - 1 may be lo)
+      if (v[k] >= target) {
+        if (s[k] < hi) hi = s[k], at_hi = v[k];
+      } else if (s[k] > lo) {
+        lo = s[k], at_lo = v[k];
+      }
+    }
+  }
+  scratch.chunk_lo[c] = static_cast<int>(hi);
 }
 
 // A thread's Items head flags from shared memory as bits, 16, 8 or 4 bytes a load where Items allows.
@@ -216,8 +263,15 @@ struct tiles_shared {
   open_value<T> warp_total[BlockSize / 32];
   open_value<T> carry[2];  // what each tile of a chunk leaves open, by the tile's parity
   long long round_begin[BlockSize];  // a scatter round's begins (in the chunk): the first after the tile
-  long long last_end;  // a whole tile's last segment's end, less the tile's first item
 };
+
+// Marks position p (of a tile of BlockSize x Items) as the begin of segment `id`. Atomic: where the
+// offsets decrease (results discarded, the flag set), two segments may mark one position.
+template <int BlockSize, int Items>
+__device__ __forceinline__ void mark_head(unsigned char* head, unsigned* head_id, unsigned p, unsigned id) {
+  atomicOr(reinterpret_cast<unsigned*>(head + (p & ~3u)), 1u << (8 * (p & 3u)));
+  atomicExch(head_id + (p % Items) * BlockSize + p / Items, id);
+}
 
 // Zeroes a thread's Items head flags, by the widest stores Items allows.
 template <int Items>
@@ -274,30 +328,32 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   X x[Items];
   load_tile_items<Items>(first + chunk_at, j * Items, 0, valid, valid == tile, x);
   clear_heads<Items>(sh.head + j * Items);
-  wait_for_previous_grid();  // the partition's chunk_lo and flag
-  // The flag and the chunk starts in one round trip.
-  unsigned const overlapping = *scratch.overlapping;
+  wait_for_previous_grid();  // the search's chunk_lo
   int const lo = scratch.chunk_lo[c];
   int const hi = last ? static_cast<int>(n) : scratch.chunk_lo[c + 1];
-  if (overlapping != 0) return;  // the fix-up kernel folds every segment
+  // Where the offsets decrease, the chunk starts are lower bounds in offsets that are not sorted:
+  // the flag is set (the fix-up then folds every segment by itself) and the results here are
+  // overwritten. The chunks' ranges [lo, hi) cover every segment where no chunk's hi is below its lo.
+  if (hi < lo && j == 0) atomicOr(scratch.overlapping, 1u);
   __syncthreads();  // the map cleared
   if (j == 0 && valid < tile) {  // where the items end (no segment that holds items begins there)
-    sh.head[valid] = 1;
-    sh.head_id[(valid % Items) * BlockSize + valid / Items] = static_cast<unsigned>(n);
+    mark_head<BlockSize, Items>(sh.head, sh.head_id, static_cast<unsigned>(valid), static_cast<unsigned>(n));
   }
   // The segments that begin in the tile (the last also takes the empty ones at the items' end).
-  // Positions in 32 bits: a begin less the tile's first is below the tile. The last segment's end
-  // goes to shared memory: the one segment that can run past the tile is the last that begins in it.
+  // Positions in 32 bits: a begin less the tile's first is below the tile (where the offsets
+  // decrease, the positions are kept in the tile and the flag is set). Only the loads come before
+  // the branches (a store of the last segment's end here had the compiler wait for the end's load
+  // before it issued the begin's: two round trips a segment; thread 0 reads that end again below).
 #pragma unroll 1
   for (int i = lo + j; i < hi; i += BlockSize) {
     long long const b = csr.at(i), e = csr.at(i + 1);
-    if (i == hi - 1) sh.last_end = e - chunk_at;
     if (e <= b) {
       store_value(d_out + i, init);
+      if (e < b) atomicOr(scratch.overlapping, 1u);
     } else {
-      unsigned const p = static_cast<unsigned>(b) - static_cast<unsigned>(chunk_at);
-      sh.head[p] = 1;
-      sh.head_id[(p % Items) * BlockSize + p / Items] = static_cast<unsigned>(i);
+      // (Sorted offsets put every begin that holds items in the tile; others are kept in the map.)
+      unsigned const p = min(static_cast<unsigned>(b) - static_cast<unsigned>(chunk_at), static_cast<unsigned>(tile - 1));
+      mark_head<BlockSize, Items>(sh.head, sh.head_id, p, static_cast<unsigned>(i));
     }
   }
   __syncthreads();
@@ -379,8 +435,8 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
     if (left.id < 0) {
       scratch.head_part[c] = left.v;  // no head in the tile
     } else if (left.id < n) {  // (n: the copies past a partial last tile's items)
-      // It ends in the tile unless it is the tile's last segment (whose end the scatter kept).
-      long long const end = left.id + 1 < hi ? 0 : sh.last_end;
+      // It ends in the tile unless it is the tile's last segment (its end read again, from L1).
+      long long const end = left.id + 1 < hi ? 0 : csr.at(hi) - chunk_at;
       if (end <= tile) {
         store_value(d_out + left.id, left.v);
       } else {
@@ -394,7 +450,7 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
 }
 
 // A chunk of several tiles (the last chunk's last may be partial): the tiles in order, each seeded with
-// what the one before left open, each tile's segments found by rounds of the scatter (the partition
+// what the one before left open, each tile's segments found by rounds of the scatter (the search
 // gives only the chunk's first).
 template <int BlockSize, int Items, class T, class It, class Csr, class OutIt, class Op>
 __device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, long long n, OutIt d_out, T init, Op op,
@@ -410,12 +466,14 @@ __device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, lo
   auto& round_begin = sh.round_begin;
   int const j = static_cast<int>(threadIdx.x);
   int const lane = j % 32, w = j / 32;
-  // The items first; then, once the partition is done, the tile's first segment and the flag.
+  // The items first; then, once the search is done, the tile's first segment (and the next chunk's).
   long long const chunk_at = g.base + c * g.chunk;  // the chunk's first item
   int const chunk_items = static_cast<int>(g.total - c * g.chunk < g.chunk ? g.total - c * g.chunk : g.chunk);
   bool const last_chunk = c + 1 == g.chunks;
   It const at = first + chunk_at;
   int lo = -1;  // the tile's first segment
+  int next_lo = static_cast<int>(n);  // the next chunk's first, where the last tile's must end
+  bool wrong = false;  // the offsets decrease (as in segment_tiles_whole)
   int parity = 0;
   if (j == 0) carry[1] = open_value<T>{-1, init, false};
   for (int ts = 0; ts < chunk_items; ts += tile, parity ^= 1) {
@@ -424,9 +482,9 @@ __device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, lo
     int const p0 = ts + j * Items;
     load_tile_items<Items>(at, p0, ts, te, te - ts == tile, x);
     if (lo < 0) {
-      wait_for_previous_grid();  // the partition's chunk_lo and flag
-      if (*scratch.overlapping != 0) return;  // the fix-up kernel folds every segment
+      wait_for_previous_grid();  // the search's chunk_lo
       lo = scratch.chunk_lo[c];
+      if (!last_chunk) next_lo = scratch.chunk_lo[c + 1];
     }
     // The first round of the segments that begin in the tile (below), loaded with the items.
     int i0 = lo;
@@ -441,13 +499,15 @@ __device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, lo
     for (;;) {
       int const i = i0 + j;
       bool const mine = i < n && b < limit;
+      if (i < n && e < b) wrong = true;  // (every round's segments checked: they cover the chunk's)
       if (mine) {
         if (e <= b) {
           store_value(d_out + i, init);
+        } else if (b < ts || b >= te) {
+          wrong = true;  // (sorted offsets put every begin that holds items in the tile)
         } else {
           int const p = static_cast<int>(b) - ts;
-          head[p] = 1;
-          head_id[(p % Items) * BlockSize + p / Items] = static_cast<unsigned>(i - lo);
+          mark_head<BlockSize, Items>(head, head_id, static_cast<unsigned>(p), static_cast<unsigned>(i - lo));
         }
       }
       round_begin[j] = b;
@@ -555,6 +615,7 @@ __device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, lo
     // first barrier, which every thread reaches after its reads of this tile's.)
     lo = hi;
   }
+  if (wrong || lo != next_lo) atomicOr(scratch.overlapping, 1u);
 }
 
 // The tile kernel's blocks an SM. A thread of a one-tile chunk holds its Items items in registers:
@@ -579,13 +640,13 @@ __global__ void __launch_bounds__(BlockSize, (tiles_min_blocks<BlockSize, Items,
   constexpr long long tile = static_cast<long long>(BlockSize) * Items;
   __shared__ tiles_shared<BlockSize, Items, T> sh;
   let_next_grid_start();
-  // The geometry: the geometry kernel ended before the partition passed its wait, and the partition
-  // lets this kernel start only after that.
+  // The geometry: the geometry kernel ended before the search passed its wait, and the search lets
+  // this kernel start only after that.
   longlong2 const head = *reinterpret_cast<longlong2 const*>(scratch.geometry);  // base, chunks, last_items
   int const chunks = static_cast<int>(head.y & 0xffffffffll), last_items = static_cast<int>(head.y >> 32);
   int const c = static_cast<int>(blockIdx.x);
   if (c >= chunks) {
-    if (c == 0) wait_for_previous_grid();  // so that this grid ends after the partition (no chunks)
+    if (c == 0) wait_for_previous_grid();  // so that this grid ends after the search (no chunks)
     return;
   }
   if (last_items != 0) {
@@ -599,7 +660,7 @@ __global__ void __launch_bounds__(BlockSize, (tiles_min_blocks<BlockSize, Items,
 }
 
 // A warp a chunk: the pieces of the segment it leaves open, folded in order. Where the offsets
-// decrease, a warp a segment instead, every segment by itself.
+// decrease (or the segments hold no items), a warp a segment instead, every segment by itself.
 template <int BlockSize, class T, class It, class Csr, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize)
     segment_tiles_fixup_kernel(It first, Csr csr, long long n, OutIt d_out, T init, Op op,

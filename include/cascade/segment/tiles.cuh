@@ -80,7 +80,7 @@ struct segment_owner<segment::tiles> {
     constexpr int block = Policy::block_size;
     constexpr int items = Policy::coarse_factor;
     constexpr long long tile = static_cast<long long>(block) * items;
-    constexpr auto partition = &segment_tiles_partition_kernel<tile, Csr, T, OutIt>;
+    constexpr auto search = &segment_tiles_search_kernel<tile, Csr, T>;
     constexpr auto tiles = &segment_tiles_kernel<block, items, T, It, Csr, OutIt, Op>;
     constexpr auto fixup = &segment_tiles_fixup_kernel<256, T, It, Csr, OutIt, Op>;
     device_info const& device = current_device();
@@ -92,7 +92,7 @@ struct segment_owner<segment::tiles> {
       return static_cast<unsigned>((per_sm > 0 ? per_sm : 1) * device.sm_count);
     });
     bool const overlap = once_per_device(device, [&] {
-                           return static_cast<unsigned>(device.cc_major >= 9 && kernel_arch(partition) >= 90 &&
+                           return static_cast<unsigned>(device.cc_major >= 9 && kernel_arch(search) >= 90 &&
                                                         kernel_arch(tiles) >= 90 && kernel_arch(fixup) >= 90);
                          }) != 0;
     // Chunks, a block each: 16 waves of resident blocks at most (at least 2^14 chunks, so that a chunk
@@ -119,9 +119,8 @@ struct segment_owner<segment::tiles> {
     s.capacity = capacity;
     launch(&segment_tiles_geometry_kernel<tile, Csr, T>, 1, 1, stream,
            "segment_tiles_geometry_kernel<<<...>>> (launch)", csr, n, s);
-    long long const threads = n / 4 + 1;
-    launch_dependent(partition, static_cast<unsigned>((threads + 255) / 256), 256, stream, overlap,
-                     "segment_tiles_partition_kernel (launch_dependent)", csr, n, s, d_out, init);
+    launch_dependent(search, static_cast<unsigned>((capacity + 255) / 256), 256, stream, overlap,
+                     "segment_tiles_search_kernel (launch_dependent)", csr, n, s);
     launch_dependent(tiles, static_cast<unsigned>(capacity), block, stream, overlap,
                      "segment_tiles_kernel (launch_dependent)", first, csr, n, d_out, init, op, s);
     launch_dependent(fixup, static_cast<unsigned>((capacity + 7) / 8), 256, stream, overlap,
