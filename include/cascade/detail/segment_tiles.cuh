@@ -6,9 +6,10 @@
 //   (set where the segments hold no items).
 // - search (its first offsets read before it waits for the geometry): chunk_lo[c], the first segment
 //   that begins at or after chunk c's first item, a thread a chunk (a lower bound in the offsets:
-//   fixed lengths take one round of reads). It reads a few offsets a chunk, not all of them (a
-//   partition that read every offset took most of the time at 1-4-item segments, and a thread
-//   filled the chunk starts of a 2^20-item segment one by one).
+//   fixed lengths take one round of reads). It reads a few offsets a chunk, not all of them: a
+//   partition that read every offset (read again by the tiles) made 1-4-item segments 18-21% slower
+//   on an H200, and its thread a segment filling a 2^20-item segment's chunk starts one by one made
+//   such segments 15% slower (docs/segmented.md, "a search a chunk").
 // - tiles: a block a chunk of one tile of BlockSize x Items items (the common case, by a path of its
 //   own that fits 32 registers a thread) or, where the items pass `capacity` tiles, of several. The
 //   segments that begin in a tile mark their first item in shared memory; each thread folds its Items
