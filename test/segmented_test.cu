@@ -526,13 +526,19 @@ TEST_CASE("segment::tiles: whole tiles of 8 and 16 items a thread (their three f
   // A whole tile's warp folds its items without branches where its lanes have heads at more than 4
   // positions (power-law and random lengths), by branches where at fewer (fixed lengths), plainly
   // where at none: only more than 4 items a thread take the first, which the every-owner cases
-  // (4 and 1) never do.
+  // (4 and 1) never do. Each fold also with values kept in shared memory (below).
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x5EE);
   for (auto const& lengths : length_cases(rng)) {
     auto const [off, ints, floats, mats, shape] = inputs_of(lengths, rng);
     check_offsets(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, ints, off, 7ll, cascade::plus{},
                   "segment::tiles <256, 16>, int plus, " + shape);
+    // Values of 4 bytes: tiles of more than two segments a thread keep them in shared memory and
+    // write them a thread a segment (the 1-8-item cases here).
+    check_offsets(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, ints, off, 7, cascade::plus{},
+                  "segment::tiles <256, 16>, int plus into int, " + shape);
+    check_offsets(cascade::segmented_policy<cascade::segment::tiles, 128, 8>{}, floats, off, INFINITY, cascade::minimum{},
+                  "segment::tiles <128, 8>, float minimum, " + shape);
     check_offsets(cascade::segmented_policy<cascade::segment::tiles, 128, 8>{}, mats, off, mat2{3, 1, 4, 1},
                   cascade::non_commutative(mat2_product{}), "segment::tiles <128, 8>, mat2 product (non-commutative), " + shape);
   }

@@ -15,8 +15,10 @@
 //   segments that begin in a tile mark their first item in shared memory; each thread folds its Items
 //   items in order, writing the segments that begin and end among them; a scan by segment over the
 //   threads (seeded with the value the chunk's previous tile left open) closes those that span
-//   threads. A chunk writes its pieces: the part before its first head (all of it where it has none)
-//   and the segment it leaves open, with the chunk of that segment's last item. No block waits for
+//   threads (a one-tile chunk of more than two segments a thread, values of 4 bytes or less, keeps
+//   the values it closes in shared memory and writes them a thread a segment, in a row). A chunk
+//   writes its pieces: the part before its first head (all of it where it has none) and the segment
+//   it leaves open, with the chunk of that segment's last item. No block waits for
 //   another. Offsets that decrease (overlapping segments, which tiles cannot fold) are found here:
 //   each chunk checks that its segments' offsets never decrease and that its first segment is not
 //   past the next chunk's, so that together the chunks check every offset; the flag is then set.
@@ -252,26 +254,60 @@ __device__ __forceinline__ unsigned read_heads(unsigned char const* at) {
   return mask;
 }
 
+// head_id's rows: see head_slot.
+template <int BlockSize, int Items>
+inline constexpr int head_row = BlockSize + (Items < 32 ? 32 / Items : 1);
+
 // The tile kernel's shared memory.
 template <int BlockSize, int Items, class T>
 struct tiles_shared {
   static constexpr int tile = BlockSize * Items;
   __align__(16) unsigned char head[tile];  // position j * Items + k begins a segment
-  // That segment (in a chunk of several tiles, less the tile's first), at k * BlockSize + j. (A skew
-  // that keeps the dense scatter's stores off one bank, one word in 32 skipped, was slower: 86 to 92
-  // us at 16K-item segments on an H200.)
-  unsigned head_id[tile];
+  // That segment (in a chunk of several tiles, less the tile's first), at head_slot (or, in a tile
+  // that keeps values here, the value of the segment that head closes). (A skew that kept the dense
+  // scatter's stores off one bank, one word in 32 skipped, was slower: 86 to 92 us at 16K-item
+  // segments on an H200.)
+  unsigned head_id[Items * head_row<BlockSize, Items>];
   open_value<T> warp_total[BlockSize / 32];
   open_value<T> carry[2];  // what each tile of a chunk leaves open, by the tile's parity
   long long round_begin[BlockSize];  // a scatter round's begins (in the chunk): the first after the tile
 };
+
+// Where position p's head number lies in head_id (p = j * Items + k: thread j's item k): by item,
+// rows of BlockSize + 32 / Items words, so that both a warp's threads at one item (the fold) and 32
+// positions in a row (the staged values' pass) fall in 32 banks.
+template <int BlockSize, int Items>
+__device__ __forceinline__ unsigned head_slot(unsigned p) {
+  return (p % Items) * head_row<BlockSize, Items> + p / Items;
+}
+template <int BlockSize, int Items>
+__device__ __forceinline__ unsigned head_slot(int j, int k) {
+  return static_cast<unsigned>(k * head_row<BlockSize, Items> + j);
+}
 
 // Marks position p (of a tile of BlockSize x Items) as the begin of segment `id`. Atomic: where the
 // offsets decrease (results discarded, the flag set), two segments may mark one position.
 template <int BlockSize, int Items>
 __device__ __forceinline__ void mark_head(unsigned char* head, unsigned* head_id, unsigned p, unsigned id) {
   atomicOr(reinterpret_cast<unsigned*>(head + (p & ~3u)), 1u << (8 * (p & 3u)));
-  atomicExch(head_id + (p % Items) * BlockSize + p / Items, id);
+  atomicExch(head_id + head_slot<BlockSize, Items>(p), id);
+}
+
+// A value kept in a head_id word (T of 4 bytes or less), and read back.
+template <class T>
+inline constexpr bool stageable_v = sizeof(T) <= sizeof(unsigned) && cuda::std::is_trivially_copyable_v<T>;
+template <class T>
+__device__ __forceinline__ void stage_value(unsigned* slot, T const& v) {
+  unsigned u = 0;
+  __builtin_memcpy(&u, &v, sizeof(T));
+  *slot = u;
+}
+template <class T>
+__device__ __forceinline__ T staged_value(unsigned const* slot) {
+  unsigned const u = *slot;
+  T v;
+  __builtin_memcpy(&v, &u, sizeof(T));
+  return v;
 }
 
 // Zeroes a thread's Items head flags, by the widest stores Items allows.
@@ -360,74 +396,113 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   __syncthreads();
   // This thread's items in order: each head closes the segment before it.
   unsigned const heads = read_heads<Items>(sh.head + j * Items);
-  // How: a warp whose lanes have heads at many positions (power-law lengths) folds without branches,
-  // which would run both sides: every item selects what it folds onto, and only the stores and the
-  // head numbers' loads are predicated. One whose heads are at few positions (fixed lengths: the
-  // lanes alike) branches, which then costs few items; one without heads folds plainly.
-  // Whether a head comes before item k, and whether the first item holds one, are bits of `heads`
-  // (bools kept apart take registers a 32-register thread does not have).
-  int id = -1;
-  T acc = static_cast<T>(x[0]), first_part = init;
-  unsigned const warp_heads = warp_or(heads);  // the positions where some lane has a head
-  if (__popc(warp_heads) > 4) {
-    if (heads & 1u) {
-      id = static_cast<int>(sh.head_id[j]);
-      acc = static_cast<T>(op(init, static_cast<T>(x[0])));
+  // A tile of more than two segments a thread (segments of 1-8 items) keeps the value of each
+  // segment it closes in shared memory, in the head_id word of the head that closes it, and writes
+  // them after a barrier, a thread a segment: a thread's own stores fall Items items apart across
+  // its warp, a sector a lane. (On an H200: 1-item segments 2.5x faster, 4-item ones 10%, 8-256-item
+  // ones 1-2% slower for the second fold's code; every tile staged, those 6-10% slower:
+  // docs/segmented.md, "stores a thread a segment".) Staged, the thread's last head's number is read
+  // first (its word may then take a value) and the fold tracks no other (a fold that read each head's
+  // number before writing its word spilled at 32 registers).
+  auto const fold = [&](auto staged_c) {
+    constexpr bool staged = decltype(staged_c)::value;
+    // How: a warp whose lanes have heads at many positions (power-law lengths) folds without branches,
+    // which would run both sides: every item selects what it folds onto, and only the stores and the
+    // head numbers' loads are predicated. One whose heads are at few positions (fixed lengths: the
+    // lanes alike) branches, which then costs few items; one without heads folds plainly.
+    // Whether a head comes before item k, and whether the first item holds one, are bits of `heads`
+    // (bools kept apart take registers a 32-register thread does not have).
+    int id = -1;
+    if constexpr (staged) {
+      if (heads != 0) id = static_cast<int>(sh.head_id[head_slot<BlockSize, Items>(j, 31 - __clz(static_cast<int>(heads)))]);
     }
+    // A segment closed by the head at item k: written, or kept in that head's word.
+    auto const close = [&](int k, T const& v) {
+      if constexpr (staged) stage_value(sh.head_id + head_slot<BlockSize, Items>(j, k), v);
+      else store_value(d_out + id, v);
+    };
+    T acc = static_cast<T>(x[0]), first_part = init;
+    unsigned const warp_heads = warp_or(heads);  // the positions where some lane has a head
+    if (__popc(warp_heads) > 4) {
+      if (heads & 1u) {
+        if constexpr (!staged) id = static_cast<int>(sh.head_id[head_slot<BlockSize, Items>(j, 0)]);
+        acc = static_cast<T>(op(init, static_cast<T>(x[0])));
+      }
 #pragma unroll
-    for (int k = 1; k < Items; ++k) {
-      bool const head = (heads >> k) & 1u;
-      bool const before = (heads & ((1u << k) - 1u)) != 0;
-      if (head && before) store_value(d_out + id, acc);
-      if (head && !before) first_part = acc;
-      if (head) id = static_cast<int>(sh.head_id[k * BlockSize + j]);
-      acc = static_cast<T>(op(head ? init : acc, static_cast<T>(x[k])));
+      for (int k = 1; k < Items; ++k) {
+        bool const head = (heads >> k) & 1u;
+        bool const before = (heads & ((1u << k) - 1u)) != 0;
+        if (head && before) close(k, acc);
+        if (head && !before) first_part = acc;
+        if constexpr (!staged)
+          if (head) id = static_cast<int>(sh.head_id[head_slot<BlockSize, Items>(j, k)]);
+        acc = static_cast<T>(op(head ? init : acc, static_cast<T>(x[k])));
+      }
+    } else if (warp_heads != 0) {
+#pragma unroll
+      for (int k = 0; k < Items; ++k) {
+        if ((heads >> k) & 1u) {
+          int h = id;
+          if constexpr (!staged) h = static_cast<int>(sh.head_id[head_slot<BlockSize, Items>(j, k)]);
+          if (heads & ((1u << k) - 1u)) close(k, acc);
+          else first_part = acc;
+          id = h;
+          acc = static_cast<T>(op(init, static_cast<T>(x[k])));
+        } else if (k > 0) {
+          acc = static_cast<T>(op(acc, static_cast<T>(x[k])));
+        }
+      }
+    } else {
+#pragma unroll
+      for (int k = 1; k < Items; ++k) acc = static_cast<T>(op(acc, static_cast<T>(x[k])));
     }
-  } else if (warp_heads != 0) {
+    bool const any = heads != 0;
+    bool const has_first = (heads & 1u) == 0;  // items before the first head (all of them where none)
+    if (!any) first_part = acc;
+    // Inclusive scan by segment over the warp (every lane holds a value), then the warps in order.
+    int sid = any ? id : -1;
+    T sv = acc;
 #pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      if ((heads >> k) & 1u) {
-        int const h = static_cast<int>(sh.head_id[k * BlockSize + j]);
-        if (heads & ((1u << k) - 1u)) store_value(d_out + id, acc);
-        else first_part = acc;
-        id = h;
-        acc = static_cast<T>(op(init, static_cast<T>(x[k])));
-      } else if (k > 0) {
-        acc = static_cast<T>(op(acc, static_cast<T>(x[k])));
+    for (int d = 1; d < 32; d *= 2) {
+      int const o_id = __shfl_up_sync(full_warp_mask, sid, d);
+      T const o_v = shuffle_up(sv, d);
+      if (lane >= d && sid < 0) {
+        sid = o_id;
+        sv = static_cast<T>(op(o_v, sv));
       }
     }
-  } else {
-#pragma unroll
-    for (int k = 1; k < Items; ++k) acc = static_cast<T>(op(acc, static_cast<T>(x[k])));
-  }
-  bool const any = heads != 0;
-  bool const has_first = (heads & 1u) == 0;  // items before the first head (all of them where none)
-  if (!any) first_part = acc;
-  // Inclusive scan by segment over the warp (every lane holds a value), then the warps in order.
-  int sid = any ? id : -1;
-  T sv = acc;
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    int const o_id = __shfl_up_sync(full_warp_mask, sid, d);
-    T const o_v = shuffle_up(sv, d);
-    if (lane >= d && sid < 0) {
-      sid = o_id;
-      sv = static_cast<T>(op(o_v, sv));
+    int const before_id = __shfl_up_sync(full_warp_mask, sid, 1);
+    T const before_v = shuffle_up(sv, 1);
+    if (lane == 31) sh.warp_total[w] = open_value<T>{sid, sv, true};
+    __syncthreads();
+    if (any && (w > 0 || lane > 0)) {  // the first head closes the segment open before it
+      open_value<T> prefix = w > 0 ? sh.warp_total[0] : open_value<T>{before_id, before_v, true};
+      for (int u = 1; u < w; ++u) prefix = combine_held(prefix, sh.warp_total[u], op);
+      if (w > 0 && lane > 0) prefix = combine_held(prefix, open_value<T>{before_id, before_v, true}, op);
+      T const v = has_first ? static_cast<T>(op(prefix.v, first_part)) : prefix.v;
+      if (prefix.id < 0) scratch.head_part[c] = v;  // the segment carried in from before the tile
+      else if constexpr (staged) stage_value(sh.head_id + head_slot<BlockSize, Items>(j, __ffs(static_cast<int>(heads)) - 1), v);
+      else store_value(d_out + prefix.id, v);
+    } else if (any && has_first) {
+      scratch.head_part[c] = first_part;  // thread 0: the items before its first head
     }
-  }
-  int const before_id = __shfl_up_sync(full_warp_mask, sid, 1);
-  T const before_v = shuffle_up(sv, 1);
-  if (lane == 31) sh.warp_total[w] = open_value<T>{sid, sv, true};
-  __syncthreads();
-  if (any && (w > 0 || lane > 0)) {  // the first head closes the segment open before it
-    open_value<T> prefix = w > 0 ? sh.warp_total[0] : open_value<T>{before_id, before_v, true};
-    for (int u = 1; u < w; ++u) prefix = combine_held(prefix, sh.warp_total[u], op);
-    if (w > 0 && lane > 0) prefix = combine_held(prefix, open_value<T>{before_id, before_v, true}, op);
-    T const v = has_first ? static_cast<T>(op(prefix.v, first_part)) : prefix.v;
-    if (prefix.id >= 0) store_value(d_out + prefix.id, v);
-    else scratch.head_part[c] = v;  // the segment carried in from before the tile
-  } else if (any && has_first) {
-    scratch.head_part[c] = first_part;  // thread 0: the items before its first head
+    if constexpr (staged) {
+      __syncthreads();
+      // A segment that begins in the tile and ends in it, at p: its value is in the word of p's head.
+#pragma unroll 1
+      for (int i = lo + j; i < hi; i += BlockSize) {
+        long long const b = csr.at(i), e = csr.at(i + 1);
+        unsigned long long const p = static_cast<unsigned long long>(e - chunk_at);
+        if (e > b && p < static_cast<unsigned long long>(tile))
+          store_value(d_out + i, staged_value<T>(sh.head_id + head_slot<BlockSize, Items>(static_cast<unsigned>(p))));
+      }
+    }
+  };
+  if constexpr (stageable_v<T>) {
+    if (hi - lo > 2 * BlockSize) fold(cuda::std::true_type{});
+    else fold(cuda::std::false_type{});
+  } else {
+    fold(cuda::std::false_type{});
   }
   if (j == 0) {
     open_value<T> left = sh.warp_total[0];
@@ -534,7 +609,7 @@ __device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, lo
       for (int k = 0; k < Items; ++k) {
         bool const real = full || p0 + k < te;
         if (real && (heads >> k) & 1u) {
-          int const h = lo + static_cast<int>(head_id[k * BlockSize + j]);
+          int const h = lo + static_cast<int>(head_id[head_slot<BlockSize, Items>(j, k)]);
           if (any) store_value(d_out + id, acc);
           else {
             first_part = acc;
