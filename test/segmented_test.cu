@@ -442,7 +442,7 @@ TEST_CASE("segment::binned: more long segments than part slots, segments out of 
   };
   check(cascade::segmented_policy<cascade::segment::binned, 32, 1>{}, "segment::binned <32, 1>");
   check(cascade::segmented_policy<cascade::segment::binned, 256, 8>{}, "segment::binned <256, 8>");
-  check(cascade::default_policy{}, "default_policy (device offsets: binned)");
+  check(cascade::default_policy{}, "default_policy (device offsets, not CSR: binned)");
 }
 
 TEST_CASE("segment::tiles: CSR offsets that decrease (overlapping segments), at a tile's edges and inside") {

@@ -8,8 +8,9 @@
 // transform iterator needs no array). Ordered on the policy's stream; the host does not wait, but for
 // offsets in host memory, which are read on the host first (docs/segmented.md). policy: a
 // cascade::segmented_policy<Owner, BlockSize, CoarseFactor, Tree>, or cascade::default_policy, which picks
-// the owner by the segments' lengths where the host knows them, else sorts them by length on the device
-// (segment::binned).
+// the owner by the segments' lengths where the host knows them, else reads the items in tiles of equal
+// size whatever the lengths (segment::tiles; segment::binned for offsets that are not CSR or values
+// wider than 4 bytes).
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -38,12 +39,16 @@ namespace detail {
 // thread_vectors where a commutative op reads an aligned pointer (94% of the read ceiling at 16, where
 // warp<4>, the choice otherwise, reads at 69%; at 10 its head and tail loads make it slower than thread);
 // 64, 256 warp<8>; 1K warp<16>; 16K, 1M blocks, which is block where there are segments enough to fill the
-// GPU). Otherwise (offsets only the device reads, or skewed lengths):
-// segment::binned, which sorts segments by length on the device and makes the host wait for nothing;
-// at <256, 16> (its long segments' parts 16 loads a thread in flight): against <256, 8> on the H200,
-// 16K and 1M items 3-7% faster, the power law the same to 3% faster, 256 and 1K items within 2-5%
-// either way hot and the same cold, shorter segments the same (bench/results/segmented-2026-11-26c:
-// experiment-binned-all.txt, and the default beside binned <256, 8> in segmented-13a7313.txt).
+// GPU). Otherwise (offsets only the device reads, or skewed lengths), neither of which makes the host
+// wait: for values of 4 bytes or less, segment::tiles <256, 16>, which reads the items in tiles of
+// equal size whatever the lengths (CSR offsets; others go to segment::binned <256, 16>). Against
+// binned <256, 16> on the H200 (bench/results/segmented-2026-11-28): the power law 97 against 125 us
+// hot (72% of the read ceiling against 58%), 16-32 items 25-30% faster, 1 and 4 items faster (319
+// against 496, 140 against 144), 64-1K the same cold, 1M 4% faster; 8-10 items 10-26% and 16K 5-8%
+// slower. Wider values (unmeasured with tiles; tiles keeps no values of them in shared memory) keep
+// segment::binned <256, 16>, which sorts segments by length on the device: its long segments' parts
+// 16 loads a thread in flight (against <256, 8>: 16K and 1M items 3-7% faster, the power law the same
+// to 3% faster: bench/results/segmented-2026-11-26c, experiment-binned-all.txt).
 template <class T, class It, class Segments, class OutIt, class Op>
 void run_default_segments(It first, Segments segments, long long num_segments, segment_stats stats, OutIt d_out,
                           T init, Op op, cudaStream_t stream) {
@@ -51,7 +56,10 @@ void run_default_segments(It first, Segments segments, long long num_segments, s
     run_segments<decltype(policy)>(first, segments, num_segments, stats.longest, d_out, init, op, stream);
   };
   long long const mean = stats.items < 0 ? -1 : stats.items / num_segments;
-  if (mean < 0 || stats.longest > 2 * mean + 8) run(segmented_policy<segment::binned, 256, 16>{});
+  if (mean < 0 || stats.longest > 2 * mean + 8) {
+    if constexpr (stageable_v<T>) run(segmented_policy<segment::tiles, 256, 16>{});
+    else run(segmented_policy<segment::binned, 256, 16>{});
+  }
   else if (mean < 12) run(segmented_policy<segment::thread, 256, 4>{});
   else if (mean < 32 && segment_vectors<It, Op>(first)) run(segmented_policy<segment::thread_vectors, 256, 4>{});
   else if (mean < 32) run(segmented_policy<segment::warp<4>, 256, 4>{});
