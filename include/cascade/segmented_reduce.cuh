@@ -42,7 +42,7 @@ namespace detail {
 // GPU). Otherwise (offsets only the device reads, or skewed lengths), neither of which makes the host
 // wait: for values of 4 bytes or less, segment::tiles <256, 16>, which reads the items in tiles of
 // equal size whatever the lengths (CSR offsets; others go to segment::binned <256, 16>). Against
-// binned <256, 16> on the H200 (bench/results/segmented-2026-11-28): the power law 97 against 125 us
+// binned <256, 16> on the H200 (bench/results/segmented-2026-11-28, -28b): the power law 97 against 125 us
 // hot (72% of the read ceiling against 58%), 16-32 items 25-30% faster, 1 and 4 items faster (319
 // against 496, 140 against 144), 64-1K the same cold, 1M 4% faster; 8-10 items 10-26% and 16K 5-8%
 // slower. Wider values (unmeasured with tiles; tiles keeps no values of them in shared memory) keep
