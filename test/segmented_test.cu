@@ -534,7 +534,7 @@ TEST_CASE("segment::tiles: whole tiles of 8 and 16 items a thread (their three f
     check_offsets(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, ints, off, 7ll, cascade::plus{},
                   "segment::tiles <256, 16>, int plus, " + shape);
     // Values of 4 bytes: tiles of more than two segments a thread keep them in shared memory and
-    // write them a thread a segment (the 1-8-item cases here).
+    // write them a thread a segment (the 1- and 3-5-item cases here; 8 items are two a thread, not staged).
     check_offsets(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, ints, off, 7, cascade::plus{},
                   "segment::tiles <256, 16>, int plus into int, " + shape);
     check_offsets(cascade::segmented_policy<cascade::segment::tiles, 128, 8>{}, floats, off, INFINITY, cascade::minimum{},

@@ -396,7 +396,7 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   __syncthreads();
   // This thread's items in order: each head closes the segment before it.
   unsigned const heads = read_heads<Items>(sh.head + j * Items);
-  // A tile of more than two segments a thread (segments of 1-8 items) keeps the value of each
+  // A tile of more than two segments a thread (segments of fewer than 8 items) keeps the value of each
   // segment it closes in shared memory, in the head_id word of the head that closes it, and writes
   // them after a barrier, a thread a segment: a thread's own stores fall Items items apart across
   // its warp, a sector a lane. (On an H200: 1-item segments 2.5x faster, 4-item ones 10%, 8-256-item
