@@ -498,6 +498,52 @@ TEST_CASE("segment::tiles: CSR offsets that decrease (overlapping segments), at 
   }
 }
 
+TEST_CASE("segment::tiles: offsets that run anywhere write only the segments' results, not past them") {
+  // Unsorted offsets in [0, items] (the first 0, the last `items`, so that the tiles run): a segment
+  // may then begin before its chunk or past the last tile's items, where a partial last tile marks
+  // a head of its own (numbered n) that must never be closed. The output holds one more element,
+  // which must keep its value.
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5F1);
+  for (int trial = 0; trial < 120; ++trial) {
+    long long const n = 2 + static_cast<long long>(rng() % 400);
+    long long const items = 1 + static_cast<long long>(rng() % 9000);
+    std::vector<long long> off(n + 1);
+    for (long long s = 1; s < n; ++s) off[s] = static_cast<long long>(rng() % static_cast<unsigned long long>(items + 1));
+    off[0] = 0;
+    off[n] = items;
+    if (trial % 2 == 0) {  // sorted but a few
+      std::sort(off.begin(), off.end());
+      for (int k = 0; k < 3; ++k) off[1 + rng() % (n - 1)] = static_cast<long long>(rng() % static_cast<unsigned long long>(items + 1));
+    }
+    std::vector<int> h(items);
+    for (auto& x : h) x = static_cast<int>(rng() % 2001) - 1000;
+    thrust::device_vector<int> in(h.begin(), h.end());
+    thrust::device_vector<long long> d_off(off.begin(), off.end());
+    long long const* d = thrust::raw_pointer_cast(d_off.data());
+    auto check = [&](auto policy, auto init, std::string const& what) {
+      using T = decltype(init);
+      T const guard = static_cast<T>(0x5EC0DE);
+      thrust::device_vector<T> out(n + 1, guard);
+      cascade::segmented_reduce(policy, thrust::raw_pointer_cast(in.data()), d, d + 1, n,
+                                thrust::raw_pointer_cast(out.data()), init, cascade::plus{});
+      thrust::host_vector<T> const got(out);
+      INFO(what, ", trial ", trial, ": ", n, " segments, ", items, " items");
+      REQUIRE(got[n] == guard);
+      for (long long s = 0; s < n; ++s) {
+        T acc = init;
+        for (long long i = off[s]; i < off[s + 1]; ++i) acc += h[i];
+        INFO("segment ", s, " (", off[s], "..", off[s + 1], ")");
+        REQUIRE(got[s] == acc);
+      }
+    };
+    check(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, 7, "segment::tiles <256, 16>, int plus into int");
+    check(cascade::segmented_policy<cascade::segment::tiles, 256, 16>{}, 7ll, "segment::tiles <256, 16>, int plus");
+    check(cascade::segmented_policy<cascade::segment::tiles, 32, 3>{}, 7ll, "segment::tiles <32, 3>, int plus");
+    check(cascade::segmented_policy<cascade::segment::tiles, 64, 1>{}, 7, "segment::tiles <64, 1>, int plus into int");
+  }
+}
+
 TEST_CASE("segment::tiles: chunks of several tiles and partial tiles (a capacity held at 3 and 7 chunks), every length case") {
   // Past its capacity (16 waves of resident blocks) a chunk holds several tiles; held small here, so
   // that every length case takes that path.

@@ -377,20 +377,23 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
     mark_head<BlockSize, Items>(sh.head, sh.head_id, static_cast<unsigned>(valid), static_cast<unsigned>(n));
   }
   // The segments that begin in the tile (the last also takes the empty ones at the items' end).
-  // Positions in 32 bits: a begin less the tile's first is below the tile (where the offsets
-  // decrease, the positions are kept in the tile and the flag is set). Only the loads come before
-  // the branches (a store of the last segment's end here had the compiler wait for the end's load
-  // before it issued the begin's: two round trips a segment; thread 0 reads that end again below).
+  // Positions in 32 bits once inside the tile's items (a begin outside them, where the offsets
+  // decrease, is not marked and sets the flag). Only the loads come before the branches (a store of
+  // the last segment's end here had the compiler wait for the end's load before it issued the
+  // begin's: two round trips a segment; thread 0 reads that end again below).
 #pragma unroll 1
   for (int i = lo + j; i < hi; i += BlockSize) {
     long long const b = csr.at(i), e = csr.at(i + 1);
     if (e <= b) {
       store_value(d_out + i, init);
       if (e < b) atomicOr(scratch.overlapping, 1u);
+    } else if (static_cast<unsigned long long>(b - chunk_at) < static_cast<unsigned>(valid)) {
+      mark_head<BlockSize, Items>(sh.head, sh.head_id, static_cast<unsigned>(b - chunk_at), static_cast<unsigned>(i));
     } else {
-      // (Sorted offsets put every begin that holds items in the tile; others are kept in the map.)
-      unsigned const p = min(static_cast<unsigned>(b) - static_cast<unsigned>(chunk_at), static_cast<unsigned>(tile - 1));
-      mark_head<BlockSize, Items>(sh.head, sh.head_id, p, static_cast<unsigned>(i));
+      // Sorted offsets put every begin that holds items among the tile's items. Others are not
+      // marked (one past a partial last tile's items would close the head numbered n there, whose
+      // segment does not exist: a write past the results), and the flag is set.
+      atomicOr(scratch.overlapping, 1u);
     }
   }
   __syncthreads();
