@@ -272,8 +272,8 @@ int main(int argc, char** argv) {
   if (!s.io.out_path.empty()) {
     std::string method =
         "reduce_into into device memory; CUDA events around each call, queued behind a 300 us spin kernel "
-        "(hot; cold: the L2 flush, then the spin), so the host's launch time is excluded (hot_idle: the GPU idle before the "
-        "start event, so the launch is included); warm-up runs; median of up to "
+        "(hot; cold: the L2 flush, then the spin), so the host's launch time is excluded (hot_idle: the GPU "
+        "idle before the start event, so the launch is included); warm-up runs; median of up to "
         "51 runs (fewer, down to 5, when one run is long); cold = L2 flushed by a memset of 2x L2 "
         "before each run; default_policy and cub::DeviceReduce (temp storage allocated outside the "
         "timed region) measured " +

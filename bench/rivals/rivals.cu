@@ -240,8 +240,8 @@ int main(int argc, char** argv) {
   if (!io.out_path.empty()) {
     std::string const method =
         "every contender of one measurement on the same buffers, in alternating runs (c0, c1, ..., c0, c1, ...), "
-        "CUDA events around each call, queued behind a 300 us spin kernel (hot) or a memset of 2x L2 and the spin (cold), so the "
-        "host's launch is excluded; up to 51 runs (fewer, down to 5, when a run is long), " +
+        "CUDA events around each call, queued behind a 300 us spin kernel (hot) or a memset of 2x L2 and the spin "
+        "(cold), so the host's launch is excluded; up to 51 runs (fewer, down to 5, when a run is long), " +
         std::to_string(s.repeats) +
         " rounds each hot and cold; times are the median over rounds of each round's median, ratios the median of "
         "per-round ratios (reference's time / the contender's); two-phase CUB calls get their temporary storage "

@@ -3,8 +3,8 @@
 // in L2 are read from L2). Cold: before every run a buffer twice the L2 size is written, evicting
 // the input, and only then the start event is recorded. Either way the GPU is busy when the start
 // event is enqueued (a spin kernel when hot, the flush and then the spin when cold), so the call's
-// launches are queued behind it and the events time the GPU's work, not the host's launch submission (as nvbench's
-// blocking kernel does). Hot-idle: the same buffers, but the GPU idle when the start event is
+// launches are queued behind it and the events time the GPU's work, not the host's launch
+// submission (as nvbench's blocking kernel does). Hot-idle: the same buffers, but the GPU idle when the start event is
 // enqueued, so the time includes the host's launch of the call, as one isolated call sees it (the
 // method of the project's first reference timings). Calls that return their result to the host are timed by the host's
 // clock instead (median_wall_us): what their caller waits. Two calls to be compared (CUB and
@@ -136,18 +136,14 @@ class timer {
   // One run of `run()` in milliseconds of GPU time, started the way mode `m` says.
   template <class F>
   float once_ms(F&& run, mode m) {
-    if (m == mode::cold) {
-      CASCADE_CUDA_CHECK(cudaMemsetAsync(flush_, 0, flush_bytes_));
-      // The spin too (it touches no memory): a call whose host work outlasts the flush (about 40 us
-      // on an H200) would otherwise have the GPU's wait for its launches counted, as the segmented
-      // bench's first cascade row after CUB's long kernels showed now and then (docs/segmented.md).
-      spin_kernel<<<1, 1>>>(spin_ns);
-      CASCADE_CUDA_CHECK(cudaGetLastError());
-    } else if (m == mode::hot) {
-      spin_kernel<<<1, 1>>>(spin_ns);
-      CASCADE_CUDA_CHECK(cudaGetLastError());
-    } else {
+    if (m == mode::hot_idle) {
       CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    } else {
+      // Cold: the spin behind the flush too (it touches no memory), for a call whose host work
+      // outlasts the flush (about 40 us on an H200): the GPU's wait for its launches would count.
+      if (m == mode::cold) CASCADE_CUDA_CHECK(cudaMemsetAsync(flush_, 0, flush_bytes_));
+      spin_kernel<<<1, 1>>>(spin_ns);
+      CASCADE_CUDA_CHECK(cudaGetLastError());
     }
     CASCADE_CUDA_CHECK(cudaEventRecord(start_));
     run();
