@@ -478,9 +478,12 @@ struct op {
       s = merge(w, s, spill);
     }
   }
-  // finish::atomic: the value's levels go straight into the spill, which is exact in any order.
+  // finish::atomic: the value's levels go straight into the spill, which is exact in any order. An
+  // empty state (window 0: every item zero, or spilled whole, as DBL_MAX is) has no levels: value()
+  // would read its biases at a window of 0, far below the grid, as huge numbers.
   __device__ void atomic_merge(state<K>*, state<K> const& v) const {
-    for (int k = 0; k <= K; ++k) add_to_chunks(spill, value(v, k));
+    if (v.window != 0)
+      for (int k = 0; k <= K; ++k) add_to_chunks(spill, value(v, k));
     mark(&spill->flags, v.flags);
   }
 };
