@@ -1,6 +1,8 @@
 // cascade/detail/atomics.cuh: combine a value into device memory atomically, *target = op(*target, v).
 // Native instructions where type and op allow (add for 32/64-bit integers, float and double; min and
-// max for 32/64-bit integers; CCCL's ops of those names too), a compare-and-swap loop for any other op on types of 2, 4 or 8 bytes.
+// max for 32/64-bit integers; CCCL's ops of those names too), a compare-and-swap loop for any other op on
+// types of 2, 4 or 8 bytes, and for 1-byte types (bool, int8) one on the aligned 4-byte word that
+// holds the byte (the other three bytes are written back as they were read).
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -12,7 +14,7 @@
 namespace cascade::detail {
 
 template <class T>
-inline constexpr bool atomic_size_ok = sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8;
+inline constexpr bool atomic_size_ok = sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8;
 
 // The type CUDA's atomics take for an integer T of the same size and signedness (int64_t is `long`
 // on Linux, CUDA's overloads take `long long`).
@@ -49,8 +51,26 @@ __device__ void atomic_combine(T* target, T const& value, Op op) {
       else
         atomicMax(reinterpret_cast<word*>(target), static_cast<word>(value));
     }
+  } else if constexpr (sizeof(T) == 1) {
+    // The byte's aligned word: a compare-and-swap that changes only this byte.
+    auto const at = reinterpret_cast<cuda::std::uintptr_t>(target);
+    unsigned* const address = reinterpret_cast<unsigned*>(at & ~cuda::std::uintptr_t(3));
+    unsigned const shift = 8u * static_cast<unsigned>(at & 3u);
+    unsigned observed = *reinterpret_cast<unsigned volatile*>(address);
+    unsigned assumed;
+    do {
+      assumed = observed;
+      T current;
+      unsigned char const byte = static_cast<unsigned char>(assumed >> shift);
+      __builtin_memcpy(&current, &byte, 1);
+      T const next = static_cast<T>(op(current, value));
+      unsigned char out;
+      __builtin_memcpy(&out, &next, 1);
+      unsigned const desired = (assumed & ~(0xffu << shift)) | (static_cast<unsigned>(out) << shift);
+      observed = atomicCAS(address, assumed, desired);
+    } while (observed != assumed);
   } else {
-    static_assert(atomic_size_ok<T>, "cascade: atomic_combine needs a type of 2, 4 or 8 bytes");
+    static_assert(atomic_size_ok<T>, "cascade: atomic_combine needs a type of 1, 2, 4 or 8 bytes");
     using word = cuda::std::conditional_t<sizeof(T) == 8, unsigned long long,
                                           cuda::std::conditional_t<sizeof(T) == 4, unsigned, unsigned short>>;
     word* address = reinterpret_cast<word*>(target);

@@ -8,7 +8,8 @@
 // every thread of every tile sends its value: the seed's naive one-atomic-per-element kernel when the
 // coarse factor is 1. Native atomics for
 // plus on 32/64-bit integers, float and double and for min/max on 32/64-bit integers; a
-// compare-and-swap loop for any other op on 2-, 4- or 8-byte types; other sizes do not compile.
+// compare-and-swap loop for any other op on 1-, 2-, 4- or 8-byte types (1 byte: on the aligned word
+// that holds it); other sizes do not compile (a static_assert names the finishes that take them).
 // With an op that has no native atomic, tree::none combines each block's values with tree::shuffle
 // first: a compare-and-swap per item on one address would take seconds per million items.
 // NOT deterministic for floating point: blocks arrive in any order, and float addition is not
@@ -17,6 +18,8 @@
 #pragma once
 
 #include <cuda/std/type_traits>
+
+#include <cstring>
 
 #include "../detail/atomics.cuh"
 #include "../detail/grid.cuh"
@@ -53,15 +56,22 @@ struct finish_dispatch<finish::atomic> {
 
   // An accumulator in scratch for a fancy output iterator, nothing for a T*, whatever the grid and
   // whichever policy runs (run's re-dispatch through tree::shuffle takes the same).
+  // Where the atomics go: the output itself when it is a T* of an accumulator the hardware updates in
+  // place; else a word of scratch, copied out at the end (a fancy output iterator; a 1-byte
+  // accumulator, whose compare-and-swap takes the aligned 4-byte word around it: in the caller's
+  // array that word would hold other bytes, or lie past the allocation's end).
+  template <class OutIt, class T>
+  static constexpr bool in_place = cuda::std::is_same_v<OutIt, T*> && sizeof(T) != 1;
+
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static std::size_t scratch_bytes(Offset) {
-    return cuda::std::is_same_v<OutIt, T*> ? 0 : scratch_piece_bytes(sizeof(T));
+    return in_place<OutIt, T> ? 0 : scratch_piece_bytes(sizeof(T) < 4 ? 4 : sizeof(T));
   }
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
     static_assert(atomic_size_ok<T> || requires(T* t, T const& v) { op.atomic_merge(t, v); },
-                  "cascade::finish::atomic: the accumulator type (init's type) must be 2, 4 or 8 bytes for "
+                  "cascade::finish::atomic: the accumulator type (init's type) must be 1, 2, 4 or 8 bytes for "
                   "hardware atomics or a compare-and-swap loop; use finish::last_block or finish::two_pass");
     if constexpr (Policy::tree_type::per_thread_results && !has_native_atomic<T, Op>) {
       // One compare-and-swap loop per thread on one address is quadratic in contention (25 s for
@@ -78,13 +88,19 @@ struct finish_dispatch<finish::atomic> {
                                                  It, Offset, Op, atomic_sink<T, Op>>,
                             Policy::block_size>();
     unsigned const grid = static_cast<unsigned>(tiles < limit ? tiles : limit);
-    if constexpr (cuda::std::is_same_v<OutIt, T*>) {
+    if constexpr (in_place<OutIt, T>) {
       launch_write_value(d_out, init, stream);
       launch_reduce_tiles<Policy, T>(first, n, op, atomic_sink<T, Op>{d_out, op}, grid, stream);
-    } else {  // a fancy output iterator: accumulate in scratch, then copy
-      scratch_buffer scratch(sizeof(T), stream, finish::atomic::name);
+    } else {  // accumulate in scratch, then copy
+      scratch_buffer scratch(sizeof(T) < 4 ? 4 : sizeof(T), stream, finish::atomic::name);
       T* accumulator = scratch.as<T>();
-      launch_write_value(accumulator, init, stream);
+      if constexpr (sizeof(T) == 1) {  // the whole word the compare-and-swap reads: init in its first byte
+        unsigned word = 0;
+        std::memcpy(&word, &init, 1);
+        launch_write_value(scratch.as<unsigned>(), word, stream);
+      } else {
+        launch_write_value(accumulator, init, stream);
+      }
       launch_reduce_tiles<Policy, T>(first, n, op, atomic_sink<T, Op>{accumulator, op}, grid, stream);
       launch_copy_value(d_out, static_cast<T const*>(accumulator), stream);
     }
