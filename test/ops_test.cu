@@ -11,8 +11,11 @@
 
 #include <thrust/functional.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 #include <limits>
 #include <type_traits>
 
@@ -165,9 +168,188 @@ TEST_CASE("CCCL's ops: identities, table keys and hardware paths of the cascade 
 
   static_assert(tuning::op_kind_of<known_op_t<cuda::minimum<>, float>> == tuning::op_kind::min_max);
   static_assert(tuning::op_kind_of<known_op_t<thrust::plus<float>, float>> == tuning::op_kind::sum);
+  // op_kind_of maps what known_op maps, CCCL's and Thrust's functors included, typed or not
+  using tuning::op_kind;
+  static_assert(tuning::op_kind_of<cuda::minimum<>> == op_kind::min_max);
+  static_assert(tuning::op_kind_of<cuda::maximum<>> == op_kind::min_max);
+  static_assert(tuning::op_kind_of<cuda::minimum<int>> == op_kind::min_max);
+  static_assert(tuning::op_kind_of<thrust::minimum<double>> == op_kind::min_max);
+  static_assert(tuning::op_kind_of<thrust::maximum<float>> == op_kind::min_max);
+  static_assert(tuning::op_kind_of<thrust::maximum<float>, float> == op_kind::min_max);
+  static_assert(tuning::op_kind_of<cascade::minimum_number> == op_kind::min_max);
+  static_assert(tuning::op_kind_of<cascade::maximum_number> == op_kind::min_max);
+  static_assert(tuning::op_kind_of<cuda::std::plus<>> == op_kind::sum);
+  static_assert(tuning::op_kind_of<thrust::plus<float>> == op_kind::sum);
+  static_assert(tuning::op_kind_of<cuda::std::multiplies<int>> == op_kind::sum);
+  static_assert(tuning::op_kind_of<thrust::bit_and<unsigned>> == op_kind::sum);
+  static_assert(tuning::op_kind_of<cuda::std::logical_or<>> == op_kind::sum);
+  static_assert(tuning::op_kind_of<cuda::std::minus<>> == op_kind::sum);  // not one of cascade's: a plain functor
+  static_assert(tuning::op_kind_of<cascade::arg_min> == op_kind::arg);
   static_assert(cascade::detail::has_native_atomic<float, cuda::std::plus<>>);
   static_assert(cascade::detail::has_native_atomic<int, cuda::minimum<int>>);
   static_assert(!cascade::detail::has_native_atomic<float, cuda::minimum<>>);  // no float atomicMin
   static_assert(!cascade::detail::has_native_atomic<float, cuda::std::plus<int>>);
   static_assert(cascade::detail::has_hardware_warp_reduce<int, cuda::maximum<>>);
+}
+
+// ---- IEEE 754-2019 minimum / maximum (and the Number forms): every value, NaN and zeros included ----
+
+namespace {
+
+template <class T>
+using bits_t = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint16_t>>;
+
+template <class T>
+bits_t<T> bits(T x) {
+  bits_t<T> b;
+  std::memcpy(&b, &x, sizeof(T));
+  return b;
+}
+template <class T>
+T of_bits(bits_t<T> b) {
+  T x;
+  std::memcpy(&x, &b, sizeof(T));
+  return x;
+}
+template <class T>
+double as_double(T x) {
+  if constexpr (std::is_same_v<T, __half>) return __half2float(x);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __bfloat162float(x);
+  else return static_cast<double>(x);
+}
+template <class T>
+bool nan_of(T x) {
+  return std::isnan(as_double(x));
+}
+// The canonical NaN the docs promise: sign clear, every other bit set.
+template <class T>
+bits_t<T> canonical_bits() {
+  return static_cast<bits_t<T>>(~(bits_t<T>(1) << (8 * sizeof(T) - 1)));
+}
+
+// Values at every edge of T: NaNs with other payloads and signs, infinities, the largest, the
+// smallest normal and denormal, zeros of both signs, ordinary numbers, and neighbours.
+template <class T>
+std::vector<T> edge_values() {
+  constexpr int top = 8 * sizeof(T) - 1;
+  using B = bits_t<T>;
+  B const sign = B(1) << top;
+  std::vector<B> positive;
+  if constexpr (sizeof(T) == 8)
+    positive = {0, 1, 2, 0x000fffffffffffffull, 0x0010000000000000ull, 0x3ff0000000000000ull, 0x3ff0000000000001ull,
+                0x4000000000000000ull, 0x7fefffffffffffffull, 0x7ff0000000000000ull, 0x7ff0000000000001ull,
+                0x7ff8000000000000ull, 0x7fffffffffffffffull, 0x7ff4000000000abcull};
+  else if constexpr (sizeof(T) == 4)
+    positive = {0, 1, 2, 0x007fffff, 0x00800000, 0x3f800000, 0x3f800001, 0x40000000, 0x7f7fffff, 0x7f800000,
+                0x7f800001, 0x7fc00000, 0x7fffffff, 0x7fa00abc};
+  else if constexpr (std::is_same_v<T, __half>)
+    positive = {0, 1, 2, 0x03ff, 0x0400, 0x3c00, 0x3c01, 0x4000, 0x7bff, 0x7c00, 0x7c01, 0x7e00, 0x7fff, 0x7d23};
+  else
+    positive = {0, 1, 2, 0x007f, 0x0080, 0x3f80, 0x3f81, 0x4000, 0x7f7f, 0x7f80, 0x7f81, 0x7fc0, 0x7fff, 0x7fa3};
+  std::vector<T> out;
+  for (B b : positive) {
+    out.push_back(of_bits<T>(b));
+    out.push_back(of_bits<T>(static_cast<B>(b | sign)));
+  }
+  return out;
+}
+
+// IEEE minimum / maximum written plainly, in double (every T converts exactly), for reference.
+template <class T, bool Max, bool Number>
+bits_t<T> reference_extremum(T a, T b) {
+  bool const na = nan_of(a), nb = nan_of(b);
+  if (na && nb) return canonical_bits<T>();
+  if (na || nb) {
+    if (!Number) return canonical_bits<T>();
+    return bits(na ? b : a);
+  }
+  double const x = as_double(a), y = as_double(b);
+  if (x == y) {  // the same number: the same bits, but for the zeros
+    if (x != 0) return bits(a);
+    bool const negative = Max ? (std::signbit(x) && std::signbit(y)) : (std::signbit(x) || std::signbit(y));
+    return bits(negative ? T(-0.0f) : T(0.0f));
+  }
+  return bits((x < y) != Max ? a : b);
+}
+
+template <class T, class Op, bool Max, bool Number>
+void check_extremum(Op op) {
+  auto const values = edge_values<T>();
+  for (T a : values)
+    for (T b : values) {
+      CAPTURE(as_double(a));
+      CAPTURE(as_double(b));
+      CHECK(bits(op(a, b)) == reference_extremum<T, Max, Number>(a, b));
+      CHECK(bits(op(a, b)) == bits(op(b, a)));
+    }
+  for (T a : values)
+    for (T b : values)
+      for (T c : values) CHECK(bits(op(op(a, b), c)) == bits(op(a, op(b, c))));
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("minimum, maximum: IEEE minimum and maximum (NaN wins, -0 below +0), associative to the bit", T,
+                   float, double, __half, __nv_bfloat16) {
+  check_extremum<T, cascade::minimum, false, false>(cascade::minimum{});
+  check_extremum<T, cascade::maximum, true, false>(cascade::maximum{});
+  // CCCL's functors run as cascade's ops: the same table, the same results
+  check_extremum<T, cascade::detail::known_op_t<cuda::minimum<>, T>, false, false>({});
+  check_extremum<T, cascade::detail::known_op_t<thrust::maximum<T>, T>, true, false>({});
+}
+
+TEST_CASE_TEMPLATE("minimum_number, maximum_number: NaN ignored unless both are, -0 below +0", T, float, double, __half,
+                   __nv_bfloat16) {
+  check_extremum<T, cascade::minimum_number, false, true>(cascade::minimum_number{});
+  check_extremum<T, cascade::maximum_number, true, true>(cascade::maximum_number{});
+  // the identity: the canonical NaN, which every value (NaN too) leaves as it is
+  T const e_min = cascade::identity<cascade::minimum_number, T>::value();
+  T const e_max = cascade::identity<cascade::maximum_number, T>::value();
+  CHECK(bits(e_min) == canonical_bits<T>());
+  CHECK(bits(e_max) == canonical_bits<T>());
+  for (T x : edge_values<T>()) {
+    bits_t<T> const want = nan_of(x) ? canonical_bits<T>() : bits(x);
+    CHECK(bits(cascade::minimum_number{}(e_min, x)) == want);
+    CHECK(bits(cascade::maximum_number{}(x, e_max)) == want);
+  }
+}
+
+TEST_CASE_TEMPLATE("argmin, argmax: the first NaN wins, then the extreme value, -0 below +0, then the first index", T,
+                   float, double, __half, __nv_bfloat16) {
+  auto const values = edge_values<T>();
+  std::vector<cascade::indexed<T>> items;
+  for (std::size_t i = 0; i < values.size(); ++i) items.push_back({static_cast<std::int64_t>(i), values[i]});
+  for (std::size_t i = 0; i < values.size(); ++i)  // equal values at later indices
+    items.push_back({static_cast<std::int64_t>(values.size() + i), values[i]});
+  auto const same = [](cascade::indexed<T> const& a, cascade::indexed<T> const& b) {
+    return a.index == b.index && bits(a.value) == bits(b.value);
+  };
+  auto const check_op = [&](auto op, bool max) {
+    // the fold in index order, written plainly: the first NaN, else the first extreme value
+    cascade::indexed<T> want = items[0];
+    for (auto const& x : items) {
+      if (nan_of(want.value)) break;
+      if (nan_of(x.value)) { want = x; break; }
+      double const a = as_double(x.value), b = as_double(want.value);
+      bool const better = max ? (a > b || (a == b && a == 0 && !std::signbit(a) && std::signbit(b)))
+                              : (a < b || (a == b && a == 0 && std::signbit(a) && !std::signbit(b)));
+      if (better) want = x;
+    }
+    cascade::indexed<T> acc = items[0];
+    for (auto const& x : items) acc = op(acc, x);
+    CHECK(same(acc, want));
+    for (auto const& a : items)
+      for (auto const& b : items) {
+        CHECK(same(op(a, b), op(b, a)));
+        for (std::size_t k = 0; k < items.size(); k += 3) CHECK(same(op(op(a, b), items[k]), op(a, op(b, items[k]))));
+      }
+  };
+  check_op(cascade::arg_min{}, false);
+  check_op(cascade::arg_max{}, true);
+  // argmin's value is what minimum gives, but for the NaN's bits
+  cascade::indexed<T> lo = items[0];
+  T m = items[0].value;
+  for (auto const& x : items) lo = cascade::arg_min{}(lo, x), m = cascade::minimum{}(m, x.value);
+  CHECK(nan_of(lo.value) == nan_of(m));
+  if (!nan_of(m)) CHECK(bits(lo.value) == bits(m));
 }

@@ -6,6 +6,7 @@
 //
 // Declared for cascade's ops over every arithmetic type, __half and __nv_bfloat16: plus 0,
 // multiplies 1, minimum +inf (floating point) or the maximum (integers), maximum -inf or the lowest,
+// minimum_number and maximum_number the canonical NaN (floating point; integers as minimum, maximum),
 // logical_and true, logical_or false (as T: 1 and 0; neutral up to truth value), and for integers
 // only bit_and ~0, bit_or 0, bit_xor 0; and for CCCL's function objects of those names
 // (cuda::std::plus<>, cuda::minimum<T>, thrust::maximum<T>, ...: detail/known_op.cuh) the same.
@@ -22,6 +23,7 @@
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
+#include "detail/float_order.cuh"
 #include "detail/known_op.cuh"
 
 namespace cascade {
@@ -76,6 +78,24 @@ struct identity<maximum, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> {
   __host__ __device__ static constexpr T value() {
     if constexpr (cuda::std::numeric_limits<T>::has_infinity) return -cuda::std::numeric_limits<T>::infinity();
     else return cuda::std::numeric_limits<T>::lowest();
+  }
+};
+
+// minimum_number / maximum_number over IEEE types: the canonical NaN, which either ignores
+// (minimumNumber(NaN, x) == x for every x, NaN included); over integers, as minimum and maximum.
+template <class T>
+struct identity<minimum_number, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> {
+  __host__ __device__ static constexpr T value() {
+    if constexpr (detail::is_ieee_v<T>) return detail::canonical_nan<T>();
+    else return identity<minimum, T>::value();
+  }
+};
+
+template <class T>
+struct identity<maximum_number, T, cuda::std::enable_if_t<detail::is_numeric_v<T>>> {
+  __host__ __device__ static constexpr T value() {
+    if constexpr (detail::is_ieee_v<T>) return detail::canonical_nan<T>();
+    else return identity<maximum, T>::value();
   }
 };
 

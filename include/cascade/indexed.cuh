@@ -3,12 +3,18 @@
 //
 //   cascade::indexed<float> m = cascade::argmin(policy{}, d, d + n);  // m.index, m.value
 //
-// Ties go to the smaller index, so the result is the first occurrence; the ops are associative and
-// commutative (index breaks ties), so every policy may use them. NaN compares neither less nor
-// greater, so with NaNs in the input the result is unspecified, as with cub::ArgMin.
+// Items rank by value, and of items that rank alike the smaller index wins, so the result is the
+// first occurrence; the ops are associative and commutative (index breaks ties), so every policy may
+// use them and gives the same index. Over float, double, __half and __nv_bfloat16 a NaN ranks before
+// every number (the first NaN wins, as numpy's argmin and argmax: the value returned is that item,
+// its bits unchanged) and -0 before +0 for argmin (+0 before -0 for argmax), so argmin's value is
+// bitwise what cascade::minimum gives, but for the NaN's bits (detail/float_order.cuh). Other types
+// rank by operator<.
 #pragma once
 
 #include <cuda/std/cstdint>
+
+#include "detail/float_order.cuh"
 
 namespace cascade {
 
@@ -40,22 +46,22 @@ struct minmax_result {
   }
 };
 
-// The smaller value; of equal values, the smaller index.
+// The smaller value; of values that rank alike, the smaller index.
 struct arg_min {
   template <class T>
   __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
-    if (b.value < a.value) return b;
-    if (a.value < b.value) return a;
+    if (detail::ranks_before<false>(b.value, a.value)) return b;
+    if (detail::ranks_before<false>(a.value, b.value)) return a;
     return b.index < a.index ? b : a;
   }
 };
 
-// The larger value; of equal values, the smaller index.
+// The larger value; of values that rank alike, the smaller index.
 struct arg_max {
   template <class T>
   __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
-    if (a.value < b.value) return b;
-    if (b.value < a.value) return a;
+    if (detail::ranks_before<true>(b.value, a.value)) return b;
+    if (detail::ranks_before<true>(a.value, b.value)) return a;
     return b.index < a.index ? b : a;
   }
 };

@@ -2,6 +2,7 @@
 //
 //   cascade::reduce(p, d, d + n, 0, cascade::plus{});
 //   cascade::reduce(p, d, d + n, cascade::maximum{});      // starts from identity<maximum, T>: -inf or lowest
+//   cascade::reduce(p, d, d + n, cascade::minimum_number{});  // NaN ignored, as numpy's nanmin
 //   cascade::reduce(p, flags, flags + n, true, cascade::logical_and{});
 //
 // Each op names its identity through cascade::identity<Op, T> (identity.cuh). All of them are
@@ -10,6 +11,7 @@
 
 #include <cuda/std/type_traits>
 
+#include "detail/float_order.cuh"
 #include "identity.cuh"
 
 namespace cascade {
@@ -28,12 +30,17 @@ struct multiplies {
   }
 };
 
-// minimum/maximum return the first operand on ties, so the leftmost of equal values wins.
+// minimum / maximum. Over float, double, __half and __nv_bfloat16 they are IEEE 754-2019's minimum and
+// maximum: NaN if either operand is NaN (one canonical NaN), -0 below +0 (detail/float_order.cuh),
+// so they are associative and commutative on every value and no policy changes the result. Over
+// other types: b < a ? b : a (a < b ? b : a), the first operand on ties.
 struct minimum {
   template <class A, class B>
   __host__ __device__ constexpr auto operator()(A const& a, B const& b) const
       -> cuda::std::common_type_t<A, B> {
-    return b < a ? b : a;
+    using R = cuda::std::common_type_t<A, B>;
+    if constexpr (detail::is_ieee_v<R>) return detail::ieee_extremum<false>(static_cast<R>(a), static_cast<R>(b));
+    else return b < a ? b : a;
   }
 };
 
@@ -41,7 +48,32 @@ struct maximum {
   template <class A, class B>
   __host__ __device__ constexpr auto operator()(A const& a, B const& b) const
       -> cuda::std::common_type_t<A, B> {
-    return a < b ? b : a;
+    using R = cuda::std::common_type_t<A, B>;
+    if constexpr (detail::is_ieee_v<R>) return detail::ieee_extremum<true>(static_cast<R>(a), static_cast<R>(b));
+    else return a < b ? b : a;
+  }
+};
+
+// minimum_number / maximum_number: IEEE 754-2019's minimumNumber and maximumNumber over the same
+// types: a NaN operand is ignored (NaN only when both are: the canonical one), -0 below +0; numpy's
+// nanmin / nanmax. Their identity is the canonical NaN. Over other types, minimum and maximum.
+struct minimum_number {
+  template <class A, class B>
+  __host__ __device__ constexpr auto operator()(A const& a, B const& b) const
+      -> cuda::std::common_type_t<A, B> {
+    using R = cuda::std::common_type_t<A, B>;
+    if constexpr (detail::is_ieee_v<R>) return detail::ieee_extremum_number<false>(static_cast<R>(a), static_cast<R>(b));
+    else return b < a ? b : a;
+  }
+};
+
+struct maximum_number {
+  template <class A, class B>
+  __host__ __device__ constexpr auto operator()(A const& a, B const& b) const
+      -> cuda::std::common_type_t<A, B> {
+    using R = cuda::std::common_type_t<A, B>;
+    if constexpr (detail::is_ieee_v<R>) return detail::ieee_extremum_number<true>(static_cast<R>(a), static_cast<R>(b));
+    else return a < b ? b : a;
   }
 };
 

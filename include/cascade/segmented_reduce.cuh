@@ -76,7 +76,10 @@ using device_offsets_t = cuda::std::conditional_t<std::is_pointer_v<It>, std::re
 template <class Policy, class It, class Segments, class OutIt, class T, class Op>
 void run_segmented(Policy const& policy, It first, Segments segments, long long num_segments, segment_stats stats,
                    OutIt d_out, T init, Op op) {
-  if constexpr (std::is_same_v<Policy, default_policy>) {
+  if constexpr (is_cccl_op_v<Op, T>) {
+    // CCCL's ops run as the cascade op they name, as in reduce (detail/known_op.cuh)
+    run_segmented(policy, first, segments, num_segments, stats, d_out, init, known_op_t<Op, T>{});
+  } else if constexpr (std::is_same_v<Policy, default_policy>) {
     run_default_segments(first, segments, num_segments, stats, d_out, init, op, policy.stream());
   } else {
     run_segments<Policy>(first, segments, num_segments, stats.longest, d_out, init, op, policy.stream());
@@ -99,12 +102,14 @@ void segmented_call(Policy const& policy, It first, ReadIt read, BeginIt begin_o
   cudaStream_t const stream = policy.stream();
   current_device();  // a clear cuda_error when there is no device
   check_device_accessible(d_out, "the output (d_out)");
-  check_device_accessible(first, "the input");
   auto const at_begin = where_offsets_are(begin_offsets, stream);
   auto const at_end = where_offsets_are(end_offsets, stream);
   segment_stats stats;
   if (at_begin != offsets_at::device && at_end != offsets_at::device)
     stats = check_host_offsets(begin_offsets, end_offsets, num_segments, items_to_allocation_end(first));
+  // The input is checked unless the host sees that no item is read (every segment empty), as reduce
+  // and batched_reduce do for no items: then any pointer, null too, is accepted.
+  if (stats.items != 0) check_device_accessible(first, "the input");
   using begin_t = device_offsets_t<BeginIt>;
   using end_t = device_offsets_t<EndIt>;
   begin_t begins = begin_offsets;

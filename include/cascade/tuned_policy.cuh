@@ -62,7 +62,7 @@ struct table_item<It, T> {
 template <class Class, class It, class T, class Op>
 using table_entry_t =
     typename tuning::table<Class, tuning::item_bytes_of<typename table_item<It, T>::type>,
-                         tuning::op_kind_of<known_op_t<Op, T>>>::type;
+                         tuning::op_kind_of<Op, T>>::type;
 
 // Whether a range's calls may need 64-bit offsets: one bounded below 2^31 items never does, so their
 // kernels are not compiled.

@@ -2,9 +2,9 @@
 // argmax and minmax (detail/input_iterators.cuh folds each vector with these, then compares once
 // with the thread's value).
 //
-// "First" is what arg_min and arg_max decide item by item: a later item wins only when strictly
-// smaller (larger). NaN is never strictly smaller or larger, nor is anything against it, so a scan
-// that starts from item 0 gives exactly the item-by-item fold's result, NaN included.
+// "First" is what arg_min and arg_max decide item by item: a later item wins only when it ranks
+// strictly before (detail::ranks_before: NaN first, then by value, -0 below +0), so a scan that
+// starts from item 0 gives exactly the item-by-item fold's result, NaN included.
 //
 // 1-byte integers (int8, uint8) take a faster way, since the scan would spend about 4 instructions
 // on each byte and reach only a third of the read bandwidth: the 16 bytes as 8 pairs of 16-bit lanes,
@@ -17,6 +17,8 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
+#include "float_order.cuh"
+
 namespace cascade::detail {
 
 template <class T, int Width, class Raw>
@@ -26,34 +28,34 @@ __device__ void scan_vector(Raw const& v, T& lo, int& lo_at, T& hi, int& hi_at, 
 #pragma unroll
   for (int j = 1; j < Width; ++j) {
     T const x = static_cast<T>(v.items[j]);
-    if (want_lo && x < lo) lo = x, lo_at = j;
-    if (want_hi && hi < x) hi = x, hi_at = j;
+    if (want_lo && ranks_before<false>(x, lo)) lo = x, lo_at = j;
+    if (want_hi && ranks_before<true>(x, hi)) hi = x, hi_at = j;
   }
 }
 
-// Whether no item of the vector can be strictly smaller (Max: larger) than `best`: the vector's
-// smallest number (packed min for halves, HMNMX2; fminf, fmin, min otherwise) is not. Every
-// comparison with NaN is false and these mins skip NaN, so an item the scan would take (a number
-// below best) is no smaller than that smallest number: when this says so, the scan would leave best
-// as it is. Most vectors stop here once a thread's best is low, at a third of the scan's instructions.
+// Whether no item of the vector can rank strictly before `best` (argmin: smaller; Max: larger): the
+// vector's extremum, NaN-propagating (packed min.NaN for halves, HMNMX2; min.NaN, fmin with a NaN
+// test, or min otherwise: detail/float_order.cuh), which ranks first among its items, does not. A
+// best that is NaN came earlier, and no item beats it. Most vectors stop here once a thread's best
+// is low, at a third of the scan's instructions.
 template <class T, int Width, bool Max, class Raw>
 __device__ bool cannot_improve(Raw const& v, T const& best) {
   if constexpr (cuda::std::is_same_v<T, __half> && Width == 8) {
     __half2 h[4];
     __builtin_memcpy(h, &v, 16);
-    __half2 const m = Max ? __hmax2(__hmax2(h[0], h[1]), __hmax2(h[2], h[3]))
-                          : __hmin2(__hmin2(h[0], h[1]), __hmin2(h[2], h[3]));
-    __half const e = Max ? __hmax(__low2half(m), __high2half(m)) : __hmin(__low2half(m), __high2half(m));
-    return Max ? !(best < e) : !(e < best);
+    __half2 const m = Max ? __hmax2_nan(__hmax2_nan(h[0], h[1]), __hmax2_nan(h[2], h[3]))
+                          : __hmin2_nan(__hmin2_nan(h[0], h[1]), __hmin2_nan(h[2], h[3]));
+    __half const e = Max ? __hmax_nan(__low2half(m), __high2half(m)) : __hmin_nan(__low2half(m), __high2half(m));
+    return !ranks_before<Max>(e, best);
   } else {
     T e = static_cast<T>(v.items[0]);
 #pragma unroll
     for (int j = 1; j < Width; ++j) {
       T const x = static_cast<T>(v.items[j]);
-      if constexpr (cuda::std::is_floating_point_v<T>) e = Max ? fmax(e, x) : fmin(e, x);
+      if constexpr (is_ieee_v<T>) e = ieee_extremum<Max>(e, x);
       else e = Max ? (e < x ? x : e) : (x < e ? x : e);
     }
-    return Max ? !(best < e) : !(e < best);
+    return !ranks_before<Max>(e, best);
   }
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "../finish/tag.cuh"
+#include "../ops.cuh"
 #include "../policy.cuh"
 #include "../tree/tag.cuh"
 #include "arch.cuh"
@@ -36,6 +37,11 @@
 #include "stream_state.cuh"
 
 namespace cascade::detail {
+
+// Whether the kernels can call op on two accumulators: through a const op (every thread of a block
+// calls one copy, so an op's call cannot change it), as CUB and std::reduce ask.
+template <class Op, class T>
+inline constexpr bool op_callable_v = requires(Op const& op, T const& a, T const& b) { op(a, b); };
 
 // Policy with its tree resolved for Op (tree::by_commutativity picks one).
 template <class Policy, class Op>
@@ -154,7 +160,7 @@ struct policy_dispatch {
 // scratch and a memset.
 template <class It, class T, class Op>
 struct exact_call {
-  using item = cuda::std::remove_cvref_t<decltype(cuda::std::declval<It const&>()[0])>;
+  using item = item_value_t<decltype(cuda::std::declval<It const&>()[0])>;  // (a device_reference: its value)
   static_assert(cuda::std::is_same_v<T, float> || cuda::std::is_same_v<T, double>,
                 "cascade::exact_plus / reproducible_plus: the result type (init's type) must be float or double; "
                 "pass 0.0f or 0.0 as init");
@@ -225,7 +231,11 @@ void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, O
 
 template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
-  if constexpr (is_exact_op_v<Op>) {
+  if constexpr (is_cccl_op_v<Op, T>) {
+    // CCCL's function objects run as the cascade op they name (detail/known_op.cuh): cuda::minimum's
+    // `a < b ? a : b` depends on the grouping once NaN is in the data; cascade::minimum does not.
+    dispatch_reduce_into(policy, first, n, d_out, init, known_op_t<Op, T>{});
+  } else if constexpr (is_exact_op_v<Op>) {
     static_assert(is_policy_v<Policy>,
                   "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
                   "e.g. cascade::default_policy{}");
@@ -237,6 +247,8 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
     static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
                   "cascade: the accumulator type (the type of init) must be trivially copyable and default "
                   "constructible, as it lives in registers and shared memory");
+    static_assert(op_callable_v<Op, T>, "cascade: the op must be callable as op(T, T) on a const op, T being init's type; "
+                                        "mark its operator() const (threads share one copy)");
     policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);
   }
 }
@@ -247,7 +259,9 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
 template <class Policy, class It, class OutIt, class T, class Op>
 std::size_t temp_storage_bytes_of(Policy const& policy, cuda::std::int64_t n) {
   std::size_t pieces = 0;
-  if constexpr (is_exact_op_v<Op>) {
+  if constexpr (is_cccl_op_v<Op, T>) {
+    return temp_storage_bytes_of<Policy, It, OutIt, T, known_op_t<Op, T>>(policy, n);
+  } else if constexpr (is_exact_op_v<Op>) {
     using call = exact_call<It, T, Op>;
     pieces = scratch_piece_bytes(sizeof(typename call::area)) +
              policy_dispatch<Policy>::template scratch_bytes<It, typename call::template writer<OutIt>,
@@ -284,7 +298,7 @@ void dispatch_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes,
 template <class It, class T, class Op, class Policy>
 std::vector<cuda::std::int64_t> path_sizes(Policy const&, cuda::std::int64_t n) {
   std::vector<cuda::std::int64_t> sizes = {0};
-  policy_dispatch<Policy>::template add_sizes<It, T, Op>(sizes, n);
+  policy_dispatch<Policy>::template add_sizes<It, T, known_op_t<Op, T>>(sizes, n);
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   return sizes;

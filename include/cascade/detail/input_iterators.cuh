@@ -107,9 +107,9 @@ struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>>
     int lo_at, hi_at;
     scan_vector<T, base::width>(v, lo, lo_at, hi, hi_at, is_min, !is_min);
     if constexpr (is_min) {
-      if (fresh || lo < acc.value) acc = {static_cast<cuda::std::int64_t>(i) + lo_at, lo};
+      if (fresh || ranks_before<false>(lo, acc.value)) acc = {static_cast<cuda::std::int64_t>(i) + lo_at, lo};
     } else {
-      if (fresh || acc.value < hi) acc = {static_cast<cuda::std::int64_t>(i) + hi_at, hi};
+      if (fresh || ranks_before<true>(hi, acc.value)) acc = {static_cast<cuda::std::int64_t>(i) + hi_at, hi};
     }
   }
 };
@@ -143,8 +143,8 @@ struct vector_input<minmax_input<U*, T>> : vector_view<U, minmax_input<U*, T>> {
     T lo, hi;
     int lo_at, hi_at;
     scan_vector<T, base::width>(v, lo, lo_at, hi, hi_at, true, true);
-    if (fresh || lo < acc.min.value) acc.min = {static_cast<cuda::std::int64_t>(i) + lo_at, lo};
-    if (fresh || acc.max.value < hi) acc.max = {static_cast<cuda::std::int64_t>(i) + hi_at, hi};
+    if (fresh || ranks_before<false>(lo, acc.min.value)) acc.min = {static_cast<cuda::std::int64_t>(i) + lo_at, lo};
+    if (fresh || ranks_before<true>(hi, acc.max.value)) acc.max = {static_cast<cuda::std::int64_t>(i) + hi_at, hi};
   }
 };
 

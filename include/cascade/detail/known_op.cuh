@@ -9,9 +9,10 @@
 // Typed forms count when they compute in T itself (cuda::std::plus<T>, or <void>); cuda::std::plus<int>
 // over a float accumulator rounds every step to int and stays a plain functor.
 //
-// They compute what cascade's do, except which operand cuda::minimum/maximum return on ties (the
-// second; cascade's the first): the same value, except for -0.0 and +0.0, and for NaN operands. The
-// identities and hardware paths apply only where that cannot show (the hardware min/max take integers).
+// The entry points run cascade's op in place of the CCCL one (detail/dispatch.cuh): cuda::minimum's
+// `a < b ? a : b` gives an answer that depends on the grouping once NaN or signed zeros are in the
+// data, cascade::minimum's IEEE minimum does not (detail/float_order.cuh); over every other value
+// the two agree.
 #pragma once
 
 #include <cuda/functional>
@@ -24,6 +25,8 @@ struct plus;
 struct multiplies;
 struct minimum;
 struct maximum;
+struct minimum_number;
+struct maximum_number;
 struct logical_and;
 struct logical_or;
 struct bit_and;
@@ -40,8 +43,12 @@ template <class Op>
 inline constexpr bool is_exact_op_v =
     cuda::std::is_same_v<Op, exact_plus> || cuda::std::is_same_v<Op, reproducible_plus>;
 
+// As T: any type (known_op_t<Op, own_type> names the cascade op whatever type Op is typed for).
+struct own_type;
+
 template <class U, class T>
-inline constexpr bool computes_in = cuda::std::is_same_v<U, void> || cuda::std::is_same_v<U, T>;
+inline constexpr bool computes_in =
+    cuda::std::is_same_v<U, void> || cuda::std::is_same_v<U, T> || cuda::std::is_same_v<T, own_type>;
 
 template <class Op, class T>
 struct known_op {

@@ -21,6 +21,23 @@
 
 namespace cascade::detail {
 
+// What reading an item gives, as a value: X itself, or for a proxy reference (thrust::device_ptr's
+// and device_vector's iterators read as thrust::device_reference<T>) the value it refers to.
+template <class X>
+struct item_value {
+  using type = cuda::std::remove_cvref_t<X>;
+};
+template <class X>
+  requires requires { typename cuda::std::remove_cvref_t<X>::value_type; } &&
+           (!cuda::std::is_same_v<cuda::std::remove_cvref_t<X>, typename cuda::std::remove_cvref_t<X>::value_type>) &&
+           cuda::std::is_convertible_v<X, typename cuda::std::remove_cvref_t<X>::value_type> &&
+           cuda::std::is_arithmetic_v<cuda::std::remove_cv_t<typename cuda::std::remove_cvref_t<X>::value_type>>
+struct item_value<X> {
+  using type = cuda::std::remove_cv_t<typename cuda::std::remove_cvref_t<X>::value_type>;
+};
+template <class X>
+using item_value_t = typename item_value<X>::type;
+
 // An op may take items as they are read instead of converting each to the accumulator first:
 // op.deposit(acc, x). exact_plus's state (detail/exact_sum.cuh) takes a float in a few additions, where
 // converting it to a state and merging would take dozens.
@@ -29,7 +46,7 @@ concept deposits = requires(Op const& op, T& acc, X const& x) { op.deposit(acc, 
 
 // What a thread holds an item as between reading and folding it: as read for a depositing op, else T.
 template <class T, class Op, class X>
-using item_t = cuda::std::conditional_t<deposits<Op, T, cuda::std::remove_cvref_t<X>>, cuda::std::remove_cvref_t<X>, T>;
+using item_t = cuda::std::conditional_t<deposits<Op, T, item_value_t<X>>, item_value_t<X>, T>;
 
 // acc = acc op items[0] op ... op items[N-1], or items[0] op ... when `fresh` (no value yet).
 template <class T, class I, int N, class Op>
@@ -56,7 +73,9 @@ __device__ void fold_in_order(T& acc, bool fresh, I const (&items)[N], Op op) {
 
 template <class T, class Op, class X>
 __device__ void fold_one(T& acc, bool fresh, X const& x, Op op) {
-  if constexpr (deposits<Op, T, X>) {
+  if constexpr (!cuda::std::is_same_v<item_value_t<X>, X> && deposits<Op, T, item_value_t<X>>) {
+    fold_one(acc, fresh, static_cast<item_value_t<X>>(x), op);  // a proxy reference, read once
+  } else if constexpr (deposits<Op, T, X>) {
     if (fresh) acc = T{};
     op.deposit(acc, x);
   } else {

@@ -2,10 +2,11 @@
 // (collective::all_reduce), and their NCCL names.
 //
 // Types: 8-, 32- and 64-bit integers, __half, float, double, __nv_bfloat16 (by size and signedness for
-// the integers, so long and long long both map to ncclInt64). Ops: cascade's plus, multiplies, minimum
-// and maximum, and CCCL's functors of those names (detail/known_op.cuh). NCCL's float minimum and
-// maximum treat NaN and signed zeros as fminf/fmaxf do, where cascade's return the first operand on
-// ties: the same value but for those (docs/distributed.md).
+// the integers, so long and long long both map to ncclInt64). Ops: cascade's plus and multiplies over
+// all of them, minimum and maximum over the integers, and CCCL's functors of those names
+// (detail/known_op.cuh). NCCL's floating minimum and maximum drop NaN (as fminf / fmaxf) and may
+// return either zero, where cascade's propagate NaN and order -0 below +0 (detail/float_order.cuh):
+// floating minimum and maximum meet through the all-gather, which folds with cascade's op.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -14,6 +15,7 @@
 
 #include <cuda/std/type_traits>
 
+#include "../detail/float_order.cuh"
 #include "../detail/known_op.cuh"
 
 namespace cascade::detail {
@@ -41,8 +43,8 @@ template <class Op, class T>
 constexpr int nccl_op_code() {
   if constexpr (is_known_op_v<Op, T, plus>) return ncclSum;
   else if constexpr (is_known_op_v<Op, T, multiplies>) return ncclProd;
-  else if constexpr (is_known_op_v<Op, T, minimum>) return ncclMin;
-  else if constexpr (is_known_op_v<Op, T, maximum>) return ncclMax;
+  else if constexpr (is_known_op_v<Op, T, minimum> && !is_ieee_v<T>) return ncclMin;
+  else if constexpr (is_known_op_v<Op, T, maximum> && !is_ieee_v<T>) return ncclMax;
   else return -1;
 }
 

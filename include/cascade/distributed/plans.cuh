@@ -50,9 +50,10 @@ struct value_plan {
                 "cascade: the last argument must be a tag from cascade::collective, e.g. collective::automatic");
   static constexpr bool builtin = is_nccl_builtin_v<T, Op>;
   static_assert(!cuda::std::is_same_v<Collective, collective::all_reduce> || builtin,
-                "cascade: collective::all_reduce needs an accumulator (init's type) and op that NCCL reduces itself: "
-                "plus, multiplies, minimum or maximum over 8-, 32- or 64-bit integers, __half, float, double or "
-                "__nv_bfloat16; use collective::all_gather (any type and op) or collective::automatic");
+                "cascade: collective::all_reduce needs an accumulator (init's type) and op that NCCL reduces itself as "
+                "cascade does: plus or multiplies over 8-, 32- or 64-bit integers, __half, float, double or "
+                "__nv_bfloat16, minimum or maximum over those integers (NCCL's floating ones drop NaN); use "
+                "collective::all_gather (any type and op) or collective::automatic");
   static constexpr bool all_reduce =
       cuda::std::is_same_v<Collective, collective::all_reduce> ||
       (cuda::std::is_same_v<Collective, collective::automatic> && builtin);
@@ -90,6 +91,7 @@ struct value_plan {
 
   auto fold_op() const {
     if constexpr (use_maybe) return maybe_op<Op>{op};
+    else if constexpr (is_cccl_op_v<Op, T>) return known_op_t<Op, T>{};  // as the local reduce runs it
     else return op;
   }
   auto result() const {

@@ -27,6 +27,7 @@
 #include <cuda/std/type_traits>
 
 #include "../detail/device.cuh"
+#include "../detail/known_op.cuh"
 #include "../indexed.cuh"
 #include "../ops.cuh"
 #include "../policy.cuh"
@@ -83,15 +84,24 @@ struct table;
 
 // argmin's, argmax's and minmax's ops: arg (the table is keyed on the type they read:
 // detail::table_item); the exact sum's op (what exact_plus runs as): exact; the binned sum's
-// (reproducible_plus): binned.
+// (reproducible_plus): binned; cascade's minimum, maximum, minimum_number and maximum_number, and
+// CCCL's ops that stand for them (as detail::known_op_t maps them over T: by default whatever type
+// a typed one names, so op_kind_of<thrust::maximum<float>> is min_max): min_max; any other: sum.
+namespace detail_kind {
 template <class Op>
-inline constexpr op_kind op_kind_of =
+inline constexpr op_kind of_known =
     requires { Op::is_exact_sum; }    ? op_kind::exact
     : requires { Op::is_binned_sum; } ? op_kind::binned
     : cuda::std::is_same_v<Op, arg_min> || cuda::std::is_same_v<Op, arg_max> || cuda::std::is_same_v<Op, arg_min_max>
         ? op_kind::arg
-    : cuda::std::is_same_v<Op, minimum> || cuda::std::is_same_v<Op, maximum> ? op_kind::min_max
-                                                                              : op_kind::sum;
+    : cuda::std::is_same_v<Op, minimum> || cuda::std::is_same_v<Op, maximum> ||
+            cuda::std::is_same_v<Op, minimum_number> || cuda::std::is_same_v<Op, maximum_number>
+        ? op_kind::min_max
+        : op_kind::sum;
+}  // namespace detail_kind
+
+template <class Op, class T = detail::own_type>
+inline constexpr op_kind op_kind_of = detail_kind::of_known<detail::known_op_t<Op, T>>;
 
 template <class V>
 inline constexpr int item_bytes_of = sizeof(V) <= 1 ? 1 : sizeof(V) <= 2 ? 2 : sizeof(V) <= 4 ? 4 : 8;
