@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # For a GPU machine: compute-sanitizer's memcheck (with leak check), racecheck, synccheck and initcheck
 # over the GPU test programs: every tree, every finish, the differential fuzz, the reduce, ops, API,
-# preset and docs tests, and the distributed reduce's (where NCCL was found). Sizes are capped
+# preset, docs and semantics tests, and the distributed reduce's (where NCCL was found). Sizes are capped
 # (CASCADE_TEST_MAX_N) so that it ends in minutes and still
 # covers partial tiles, several blocks and blocks that loop over tiles. Left out: faults_test and
 # sticky_error_test (they exhaust memory and fault on purpose) and soak_test (time-bound; it runs the
@@ -33,7 +33,8 @@ if [ -n "$only" ]; then
   programs=($only)
 else
   programs=($(cd "$build_dir/test" && ls reduce_*_test tree_*_test finish_*_test non_commutative_*_test ops_*_test \
-              fuzz_*_test algorithms_test single_pass_test concurrency_test presets_test docs_test distributed_test 2>/dev/null))
+              fuzz_*_test algorithms_test single_pass_test concurrency_test presets_test docs_test distributed_test \
+              semantics_test 2>/dev/null))
 fi
 
 # One run: tool, program. Prints "tool program ok|FAILED".
@@ -46,7 +47,7 @@ sanitize_one() {
     single_pass_test) args=(-tce="*8 host threads*") ;;
     segmented_test) args=(-tce="*more than 2^31*"); cap=5000 ;;  # one thread a segment: the longest serially
     tree_*) cap=9000 ;;  # still partial tiles of every tile size, and several passes
-    fuzz_*) cap=140000; env=(CASCADE_FUZZ_CASES=60) ;;
+    fuzz_*) cap=140000; env=(CASCADE_FUZZ_CASES=60 CASCADE_FUZZ_SPECIAL_CASES=60) ;;
     concurrency_test) env=(CASCADE_TEST_REPLAYS=20) ;;
     distributed_test) cap=3000; env=(NCCL_NVLS_ENABLE=0) ;;  # one rank per visible GPU; NCCL's kernels too
   esac

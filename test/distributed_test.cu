@@ -369,6 +369,51 @@ TEST_CASE("float and double: plus within the summation bound, minimum and maximu
   }
 }
 
+TEST_CASE("minimum and maximum with NaN and signed zeros, argmin's first NaN: bitwise what one GPU gives") {
+  CASCADE_SEED_INFO();
+  for (split s : all_splits) {
+    CAPTURE(name_of(s));
+    // zeros of both signs everywhere, a few NaNs of random payload and sign (none in some shards)
+    auto const f = make_data<float>(s, per_rank_items(), 11, [](auto& rng) {
+      std::uint64_t const r = rng() % 1000;
+      if (r == 0) {
+        std::uint32_t const nan = 0x7f800001u | static_cast<std::uint32_t>(rng() & 0x807fffffu);
+        float x;
+        std::memcpy(&x, &nan, sizeof x);
+        return x;
+      }
+      if (r < 300) return (r & 1) ? -0.0f : 0.0f;
+      return static_cast<float>(static_cast<int>(rng() % 2001) - 1000);
+    });
+    bool nan = false;
+    std::int64_t first_nan = -1;
+    for (std::size_t k = 0; k < f.whole.size(); ++k)
+      if (std::isnan(f.whole[k]) && !nan) nan = true, first_nan = static_cast<std::int64_t>(k);
+    std::uint32_t const canonical = 0x7fffffffu;
+    float canonical_nan;
+    std::memcpy(&canonical_nan, &canonical, sizeof canonical_nan);
+    // the IEEE minimum of the items: NaN if any, else the smallest with -0 below +0
+    float lo = INFINITY, hi = -INFINITY;
+    for (float x : f.whole) {
+      if (std::isnan(x)) continue;
+      if (x < lo || (x == lo && std::signbit(x))) lo = x;
+      if (x > hi || (x == hi && !std::signbit(x))) hi = x;
+    }
+    check_reduce_policies<coll::automatic>(f, INFINITY, cascade::minimum{}, expectation<float>{nan ? canonical_nan : lo});
+    check_reduce_policies<coll::all_gather>(f, -INFINITY, cuda::maximum<>{}, expectation<float>{nan ? canonical_nan : hi});
+    if (!f.whole.empty() && nan) {
+      world& w = the_world();
+      auto shards = upload_shards(f);
+      std::vector<cascade::indexed<float>> got(w.comms.size());
+      on_each_rank([&](std::size_t i, cascade::communicator const& comm) {
+        float const* first = shards[i]->ptr;
+        got[i] = cascade::argmin(comm, fixed_policy{}, first, first + f.sizes[comm.rank()]);
+      });
+      for (auto const& g : got) CHECK(g.index == first_nan);
+    }
+  }
+}
+
 TEST_CASE("non-commutative ops keep rank order; an op with no identity") {
   CASCADE_SEED_INFO();
   for (split s : all_splits) {

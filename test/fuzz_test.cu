@@ -13,6 +13,13 @@
 //
 // On failure it prints the case; CASCADE_TEST_SEED=<seed> CASCADE_FUZZ_CASE=<k> replays case k alone.
 // CASCADE_FUZZ_CASES sets how many run (default 1000); CASCADE_TEST_MAX_N caps the sizes.
+//
+// A second case fuzzes special values (docs/api.md, "Semantics"): items and init drawn with NaNs of
+// random payload and sign, zeros of both signs, infinities, the largest finite values and denormals,
+// in random shares, through minimum, maximum, minimum_number, argmin, minmax, exact_plus and
+// reproducible_plus; every case compares the drawn policy with default_policy bitwise, and with a
+// fold written plainly here (support/exact_reference.cpp for exact_plus). CASCADE_FUZZ_SPECIAL_CASES
+// sets how many (default 1500 a finish); CASCADE_FUZZ_SPECIAL_CASE=<k> replays case k.
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
@@ -33,6 +40,7 @@
 #include <vector>
 
 #include "support/busy.cuh"
+#include "support/exact_reference.hpp"
 #include "support/references.cuh"
 #include "support/seed.hpp"
 #include "support/strategies.cuh"
@@ -67,6 +75,11 @@ constexpr auto per_thread_tree = per_thread_flags(fuzz_trees{});
 #endif
 constexpr int shapes_per_tree = CASCADE_FUZZ_SHAPES;
 constexpr int policy_count = tree_count * shapes_per_tree;
+// Where the build only compile-checks the fuzz (one shape), every other tree, and the special-value
+// kinds for the first policy alone: its cases never run there. With a GPU, every policy, and the
+// special-value kinds for each tree's first shape.
+constexpr bool compiled_policy(int i) { return shapes_per_tree == 2 || (i / shapes_per_tree) % 2 == 0; }
+constexpr bool special_policy(int i) { return shapes_per_tree == 2 ? i % shapes_per_tree == 0 : i == 0; }
 
 constexpr unsigned name_hash(char const* s) {
   unsigned h = 2166136261u;
@@ -163,7 +176,8 @@ fuzz_case draw(std::uint64_t case_seed, long long max_n) {
   std::mt19937_64 rng(case_seed);
   auto uniform = [&](long long lo, long long hi) { return std::uniform_int_distribution<long long>(lo, hi)(rng); };
   fuzz_case c;
-  c.policy = static_cast<int>(uniform(0, policy_count - 1));
+  do c.policy = static_cast<int>(uniform(0, policy_count - 1));
+  while (!compiled_policy(c.policy));
   c.type = static_cast<kind>(uniform(0, static_cast<int>(kind::count) - 1));
   long long const tile = policy_tiles[c.policy];
   long long const r = uniform(0, 99);
@@ -313,6 +327,11 @@ struct runner {
 
   template <int I>
   void run(fuzz_case const& c) {
+    if constexpr (compiled_policy(I)) run_compiled<I>(c);
+  }
+
+  template <int I>
+  void run_compiled(fuzz_case const& c) {
     using P = policy_at<I>;
     std::int64_t const bits = static_cast<std::int64_t>(c.init_bits >> 1);
     switch (c.type) {
@@ -328,6 +347,267 @@ struct runner {
   template <std::size_t... I>
   void run(fuzz_case const& c, std::index_sequence<I...>) {
     ((static_cast<int>(I) == c.policy ? run<static_cast<int>(I)>(c) : void()), ...);
+  }
+};
+
+// ---- special values --------------------------------------------------------------------------
+
+enum class special { float_min, double_max, half_min_number, float_argmin, double_minmax, double_exact,
+                     float_reproducible, count };
+constexpr char const* special_names[] = {"float minimum", "double maximum", "__half minimum_number", "float argmin",
+                                         "double minmax", "double exact_plus", "float reproducible_plus"};
+// What this finish takes: no 16- or 32-byte pairs for finish::atomic, no exact sums for finish::host.
+constexpr bool special_allowed(special k) {
+  bool const arg = k == special::float_argmin || k == special::double_minmax;
+  bool const exact = k == special::double_exact || k == special::float_reproducible;
+  return !(arg && std::is_same_v<finish, cascade::finish::atomic>) && !(exact && std::is_same_v<finish, cascade::finish::host>);
+}
+
+template <class T>
+using bits_t = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint16_t>>;
+template <class T>
+bits_t<T> bits_of(T const& x) {
+  bits_t<T> b;
+  std::memcpy(&b, &x, sizeof(T));
+  return b;
+}
+template <class T>
+T from_bits(bits_t<T> b) {
+  T x;
+  std::memcpy(&x, &b, sizeof(T));
+  return x;
+}
+template <class T>
+double as_double(T x) {
+  if constexpr (std::is_same_v<T, __half>) return __half2float(x);
+  else return static_cast<double>(x);
+}
+template <class T>
+bool is_nan(T x) {
+  return std::isnan(as_double(x));
+}
+template <class T>
+bits_t<T> canonical_nan_bits() {
+  return static_cast<bits_t<T>>(~(bits_t<T>(1) << (8 * sizeof(T) - 1)));
+}
+// Whether x (not NaN) ranks before y (not NaN): smaller (Max: larger), -0 below +0.
+template <class T>
+bool ranks_before(T x, T y, bool max) {
+  double const a = as_double(x), b = as_double(y);
+  if (a != b) return max ? a > b : a < b;
+  return a == 0 && (max ? (!std::signbit(a) && std::signbit(b)) : (std::signbit(a) && !std::signbit(b)));
+}
+
+// One special-value case: the policy, the kind, the size, the shares of special values.
+struct special_case {
+  int policy = 0;
+  special kind = special::float_min;
+  long long n = 0;
+  double nan_share = 0, zero_share = 0, edge_share = 0;
+  bool into = false;  // reduce_into on a stream of its own, else reduce
+};
+
+special_case draw_special(std::uint64_t case_seed, long long max_n) {
+  std::mt19937_64 rng(case_seed);
+  auto uniform = [&](long long lo, long long hi) { return std::uniform_int_distribution<long long>(lo, hi)(rng); };
+  special_case c;
+  do c.policy = static_cast<int>(uniform(0, policy_count - 1));
+  while (!special_policy(c.policy));
+  do c.kind = static_cast<special>(uniform(0, static_cast<int>(special::count) - 1));
+  while (!special_allowed(c.kind));
+  long long const r = uniform(0, 99);
+  long long const tile = policy_tiles[c.policy];
+  c.n = r < 20   ? uniform(1, 40)
+        : r < 50 ? std::max(1ll, uniform(1, 8) * tile + uniform(-1, 1))
+                 : static_cast<long long>(std::exp2(std::uniform_real_distribution<double>(0, std::log2(double(max_n)))(rng)));
+  c.n = std::clamp(c.n, 1ll, max_n);
+  if (per_thread_tree[c.policy / shapes_per_tree]) c.n = std::min(c.n, 1ll << 15);
+  constexpr double nan_shares[] = {0, 0, 1e-4, 1e-2, 0.3, 1};
+  c.nan_share = nan_shares[uniform(0, 5)];
+  if (c.kind == special::double_exact || c.kind == special::float_reproducible) c.nan_share /= 100;  // mostly finite
+  c.zero_share = uniform(0, 3) == 0 ? 0.5 : 0.02;
+  c.edge_share = uniform(0, 2) == 0 ? 0.2 : 0.002;
+  c.into = uniform(0, 3) == 0;
+  return c;
+}
+
+// Items of T: NaNs of random payload and sign, zeros of both signs, infinities, the largest finite
+// values, denormals, and ordinary values in [-1000, 1000].
+template <class T>
+std::vector<T> special_items(std::mt19937_64& rng, long long n, special_case const& c) {
+  using B = bits_t<T>;
+  constexpr int mantissa = std::is_same_v<T, double> ? 52 : std::is_same_v<T, float> ? 23 : 10;
+  B const sign = B(1) << (8 * sizeof(T) - 1);
+  B const all_ones = static_cast<B>(~sign & ~((B(1) << mantissa) - 1));
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::vector<T> xs(static_cast<std::size_t>(n));
+  for (auto& x : xs) {
+    double const r = unit(rng);
+    B const s = (rng() & 1) ? sign : B(0);
+    if (r < c.nan_share) {
+      B payload = static_cast<B>(rng() & ((B(1) << mantissa) - 1));
+      x = from_bits<T>(static_cast<B>(s | all_ones | (payload == 0 ? B(1) : payload)));
+    } else if (r < c.nan_share + c.zero_share) {
+      x = from_bits<T>(s);
+    } else if (r < c.nan_share + c.zero_share + c.edge_share) {
+      int const kind = static_cast<int>(rng() % 4);  // inf, the largest, a denormal, the smallest normal
+      B const m = kind == 0 ? all_ones : kind == 1 ? static_cast<B>(all_ones - 1) : kind == 2 ? static_cast<B>(1 + rng() % 5) : (B(1) << mantissa);
+      x = from_bits<T>(static_cast<B>(s | m));
+    } else {
+      x = static_cast<T>(static_cast<float>(unit(rng) * 2000 - 1000));
+    }
+  }
+  return xs;
+}
+
+struct special_runner {
+  cudaStream_t stream;
+  long long mismatches = 0;  // against default_policy: what must be 0
+  long long ran = 0, with_nan = 0;
+
+  // init op items under P and under default_policy, bitwise; want: the plain fold's bits
+  template <class P, class T, class Op>
+  void check_fold(special_case const& c, std::vector<T> const& xs, T init, Op op, bits_t<T> want) {
+    thrust::device_vector<T> d(xs.begin(), xs.end());
+    T const* first = thrust::raw_pointer_cast(d.data());
+    long long const n = c.n;
+    auto const run = [&](auto policy) {
+      if (!c.into) return cascade::reduce(policy, first, first + n, init, op);
+      thrust::device_vector<T> out(1);
+      cascade::reduce_into(policy.on(stream), first, first + n, thrust::raw_pointer_cast(out.data()), init, op);
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream));
+      return static_cast<T>(out[0]);
+    };
+    T const got = run(P{}), by_default = run(cascade::default_policy{});
+    mismatches += bits_of(got) != bits_of(by_default);
+    CHECK(bits_of(got) == bits_of(by_default));
+    CHECK(bits_of(got) == want);
+  }
+
+  template <class T>
+  static bits_t<T> extremum(T init, std::vector<T> const& xs, bool max, bool number) {
+    bool nan = is_nan(init), some = !is_nan(init);
+    T best = init;
+    for (T x : xs) {
+      if (is_nan(x)) {
+        nan = true;
+        continue;
+      }
+      if (!some || ranks_before(x, best, max)) best = x;
+      some = true;
+    }
+    return (nan && !number) || !some ? canonical_nan_bits<T>() : bits_of(best);
+  }
+
+  template <class T>
+  static std::int64_t arg(std::vector<T> const& xs, bool max) {
+    std::int64_t at = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      if (is_nan(xs[i])) return static_cast<std::int64_t>(i);
+      if (ranks_before(xs[i], xs[at], max)) at = static_cast<std::int64_t>(i);
+    }
+    return at;
+  }
+
+  template <int I>
+  void run(special_case const& c, std::uint64_t seed) {
+    if constexpr (special_policy(I)) run_special<I>(c, seed);
+  }
+
+  template <int I>
+  void run_special(special_case const& c, std::uint64_t seed) {
+    using P = policy_at<I>;
+    std::mt19937_64 rng(seed);
+    ++ran;
+    switch (c.kind) {
+      case special::float_min: {
+        auto const xs = special_items<float>(rng, c.n + 1, c);
+        std::vector<float> const items(xs.begin() + 1, xs.end());
+        with_nan += extremum(xs[0], items, false, false) == canonical_nan_bits<float>();
+        check_fold<P>(c, items, xs[0], cascade::minimum{}, extremum(xs[0], items, false, false));
+        break;
+      }
+      case special::double_max: {
+        auto const xs = special_items<double>(rng, c.n + 1, c);
+        std::vector<double> const items(xs.begin() + 1, xs.end());
+        with_nan += extremum(xs[0], items, true, false) == canonical_nan_bits<double>();
+        check_fold<P>(c, items, xs[0], cuda::maximum<>{}, extremum(xs[0], items, true, false));
+        break;
+      }
+      case special::half_min_number: {
+        auto const xs = special_items<__half>(rng, c.n + 1, c);
+        std::vector<__half> const items(xs.begin() + 1, xs.end());
+        check_fold<P>(c, items, xs[0], cascade::minimum_number{}, extremum(xs[0], items, false, true));
+        break;
+      }
+      case special::float_argmin:
+      case special::double_minmax:
+        if constexpr (special_allowed(special::float_argmin)) {
+          if (c.kind == special::float_argmin) check_arg<P, float>(c, rng);
+          else check_arg<P, double>(c, rng);
+        }
+        break;
+      case special::double_exact:
+      case special::float_reproducible:
+        if constexpr (special_allowed(special::double_exact)) {
+          if (c.kind == special::double_exact) check_exact<P, double, cascade::exact_plus>(c, rng);
+          else check_exact<P, float, cascade::reproducible_plus>(c, rng);
+        }
+        break;
+      default: FAIL("unknown special kind");
+    }
+  }
+
+  template <class P, class T>
+  void check_arg(special_case const& c, std::mt19937_64& rng) {
+    auto const xs = special_items<T>(rng, c.n, c);
+    thrust::device_vector<T> d(xs.begin(), xs.end());
+    T const* first = thrust::raw_pointer_cast(d.data());
+    std::int64_t const lo = arg(xs, false), hi = arg(xs, true);
+    with_nan += is_nan(xs[lo]);
+    if constexpr (std::is_same_v<T, float>) {
+      auto const got = cascade::argmin(P{}, first, first + c.n);
+      auto const by_default = cascade::argmin(cascade::default_policy{}, first, first + c.n);
+      bool const same = got.index == by_default.index && bits_of(got.value) == bits_of(by_default.value);
+      mismatches += !same;
+      CHECK(same);
+      CHECK(got.index == lo);
+      CHECK(bits_of(got.value) == bits_of(xs[lo]));
+    } else {
+      auto const got = cascade::minmax(P{}, first, first + c.n);
+      auto const by_default = cascade::minmax(cascade::default_policy{}, first, first + c.n);
+      bool const same = got.min.index == by_default.min.index && got.max.index == by_default.max.index &&
+                        bits_of(got.min.value) == bits_of(by_default.min.value) &&
+                        bits_of(got.max.value) == bits_of(by_default.max.value);
+      mismatches += !same;
+      CHECK(same);
+      CHECK(got.min.index == lo);
+      CHECK(got.max.index == hi);
+    }
+  }
+
+  template <class P, class T, class Op>
+  void check_exact(special_case const& c, std::mt19937_64& rng) {
+    auto const xs = special_items<T>(rng, c.n + 1, c);
+    std::vector<T> const items(xs.begin() + 1, xs.end());
+    T const init = is_nan(xs[0]) || std::isinf(xs[0]) ? T(0.5) : xs[0];
+    thrust::device_vector<T> d(items.begin(), items.end());
+    T const* first = thrust::raw_pointer_cast(d.data());
+    T const got = cascade::reduce(P{}, first, first + c.n, init, Op{});
+    T const by_default = cascade::reduce(cascade::default_policy{}, first, first + c.n, init, Op{});
+    bool const same = bits_of(got) == bits_of(by_default);
+    mismatches += !same;
+    CHECK(same);
+    with_nan += std::isnan(got);
+    if constexpr (std::is_same_v<Op, cascade::exact_plus>) {
+      T const want = exact_sum<T>(std::vector<double>(items.begin(), items.end()), double(init));
+      CHECK((bits_of(got) == bits_of(want) || (std::isnan(got) && std::isnan(want))));
+    }
+  }
+
+  template <std::size_t... I>
+  void run(special_case const& c, std::uint64_t seed, std::index_sequence<I...>) {
+    ((static_cast<int>(I) == c.policy ? run<static_cast<int>(I)>(c, seed) : void()), ...);
   }
 };
 
@@ -365,6 +645,35 @@ TEST_CASE("differential fuzz against cub::DeviceReduce") {
   MESSAGE("[figures] fuzz ", std::string(finish::name), ": ", ran, " cases over ", policy_count, " policies, ", items,
           " items; ", per_call[0], " reduce, ", per_call[1], " reduce_into, ", per_call[2], " captured (3 replays each), ",
           per_call[3], " beside a busy stream (", r.waited_not, " done while it still ran)");
+}
+
+
+TEST_CASE("special values: every policy against default_policy and a plain fold, bitwise") {
+  CASCADE_SEED_INFO();
+  long long const max_n = std::min(env_or("CASCADE_TEST_MAX_N", 1ll << 16), 1ll << 16);
+  long long const cases = env_or("CASCADE_FUZZ_SPECIAL_CASES", 1500);
+  long long const only = env_or("CASCADE_FUZZ_SPECIAL_CASE", -1);
+  cudaStream_t stream = nullptr;
+  CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  special_runner r{stream};
+  long long per_kind[static_cast<int>(special::count)] = {};
+  for (long long k = only >= 0 ? only : 0; k < (only >= 0 ? only + 1 : cases); ++k) {
+    std::uint64_t const seed = mix(base_seed() ^ mix(0x5bec1a1ull + static_cast<std::uint64_t>(k)));
+    special_case const c = draw_special(seed, max_n);
+    INFO("special-value case ", k, ": ", policy_text(c.policy, std::make_index_sequence<policy_count>{}), ", ",
+         special_names[static_cast<int>(c.kind)], ", n = ", c.n, ", NaN share ", c.nan_share, ", zero share ",
+         c.zero_share, ", edge share ", c.edge_share, c.into ? ", reduce_into" : ", reduce",
+         "; replay: CASCADE_TEST_SEED=", base_seed(), " CASCADE_FUZZ_SPECIAL_CASE=", k);
+    r.run(c, seed ^ 0xda7a, std::make_index_sequence<policy_count>{});
+    ++per_kind[static_cast<int>(c.kind)];
+  }
+  CASCADE_CUDA_CHECK(cudaStreamDestroy(stream));
+  std::string kinds;
+  for (int k = 0; k < static_cast<int>(special::count); ++k)
+    kinds += std::string(k ? ", " : "") + std::to_string(per_kind[k]) + " " + special_names[k];
+  MESSAGE("[figures] special-value fuzz ", std::string(finish::name), ": ", r.ran, " cases (", kinds, "), ", r.with_nan,
+          " with a NaN result, ", r.mismatches, " policy-dependent results");
+  CHECK(r.mismatches == 0);
 }
 
 }  // TEST_SUITE("gpu")

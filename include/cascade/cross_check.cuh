@@ -15,7 +15,10 @@
 //                   per thread) breaks it, and cross_check reports the damage. The bound is infinite
 //                   (agree) once k u >= 1, e.g. float sums beyond 2^36 items.
 //      multiplies:  |cascade - cub| <= 2 gamma(n - 1) max(|cascade|, |cub|)  (n - 1 roundings, any order);
-//      minimum, maximum, any other op: equal (either may be -0 where the other is +0), or both NaN;
+//      minimum, maximum, minimum_number, maximum_number: bitwise equal (IEEE's operations are
+//                   associative on every value, NaN and signed zeros included, so CUB's grouping gives
+//                   cascade's bits; CCCL's cuda::minimum / maximum run as cascade's, in both);
+//      any other op: equal, or both NaN;
 //      exact_plus, reproducible_plus: bitwise equal to the same sum under a reference policy
 //                   (<256, 1, interleaved, two_pass>), tolerance 0; `cub` then holds CUB's plain sum;
 //  - other types: equal by operator== where the type has one, bytewise otherwise.
@@ -134,7 +137,12 @@ cross_check_result<T> cross_check(Policy const& policy, It first, It last, T ini
     r.agree = std::memcmp(&r.cascade, &expected, sizeof(T)) == 0 || (std::isnan(r.cascade) && std::isnan(expected));
   } else {
     r.cascade = reduce(policy, first, last, init, op);
-    r.cub = detail::cub_reduce_value<T>(first, n, init, op, policy.stream());
+    // CUB runs the op cascade runs: CCCL's functors as the cascade op they name (cuda::minimum's own
+    // result with NaN depends on CUB's grouping; cascade::minimum's does not)
+    if constexpr (detail::is_cccl_op_v<Op, T>)
+      r.cub = detail::cub_reduce_value<T>(first, n, init, detail::known_op_t<Op, T>{}, policy.stream());
+    else
+      r.cub = detail::cub_reduce_value<T>(first, n, init, op, policy.stream());
     if constexpr (detail::is_floating_v<T>) {
       double const a = detail::to_double(r.cascade), b = detail::to_double(r.cub);
       if constexpr (detail::is_op_v<Op, T, plus>) {
@@ -145,7 +153,13 @@ cross_check_result<T> cross_check(Policy const& policy, It first, It last, T ini
         r.tolerance = 2 * detail::rounding_gamma<T>(static_cast<double>(n > 1 ? n - 1 : 0)) *
                       (std::fabs(a) > std::fabs(b) ? std::fabs(a) : std::fabs(b));
       }
-      r.agree = a == b || (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= r.tolerance;
+      if constexpr (detail::is_op_v<Op, T, plus> || detail::is_op_v<Op, T, multiplies>)
+        r.agree = a == b || (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= r.tolerance;
+      else if constexpr (detail::is_op_v<Op, T, minimum> || detail::is_op_v<Op, T, maximum> ||
+                         detail::is_op_v<Op, T, minimum_number> || detail::is_op_v<Op, T, maximum_number>)
+        r.agree = std::memcmp(&r.cascade, &r.cub, sizeof(T)) == 0;  // associative on every value: bitwise
+      else
+        r.agree = a == b || (std::isnan(a) && std::isnan(b));
     } else {
       r.agree = detail::same_value(r.cascade, r.cub);
     }

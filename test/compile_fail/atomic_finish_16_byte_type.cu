@@ -1,4 +1,4 @@
-// expect: the accumulator type (init's type) must be 2, 4 or 8 bytes
+// expect: the accumulator type (init's type) must be 1, 2, 4 or 8 bytes
 #include <cascade/cascade.cuh>
 struct wide { double a, b; };
 struct wide_op { __host__ __device__ wide operator()(wide x, wide y) const { return {x.a + y.a, x.b + y.b}; } };

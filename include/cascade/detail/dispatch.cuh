@@ -249,7 +249,7 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
                   "constructible, as it lives in registers and shared memory");
     static_assert(op_callable_v<Op, T>, "cascade: the op must be callable as op(T, T) on a const op, T being init's type; "
                                         "mark its operator() const (threads share one copy)");
-    policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);
+    if constexpr (op_callable_v<Op, T>) policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);  // (one error)
   }
 }
 

@@ -18,6 +18,7 @@
 #include "../segment/tag.cuh"
 #include "../tree/tag.cuh"
 #include "allocation.cuh"
+#include "capture.cuh"
 #include "device.cuh"
 #include "known_op.cuh"
 #include "memory_check.cuh"
@@ -71,6 +72,13 @@ offsets_at where_offsets_are(It const& it, cudaStream_t stream) {
     cudaPointerAttributes a{};
     check_cuda(cudaPointerGetAttributes(&a, static_cast<void const*>(it)), "cudaPointerGetAttributes");
     if (a.type == cudaMemoryTypeDevice) return offsets_at::device;
+    // Host-side offsets are read on the host when the call is made (their lengths pick the owner, and
+    // pageable ones are copied), which a graph's replays would not repeat: refused before anything is
+    // enqueued, so the capture stays valid.
+    if (is_capturing(stream))
+      throw std::logic_error(
+          "cascade::segmented_reduce: offsets in host memory are read on the host when the call is made, which a "
+          "graph's replays would not repeat; while capturing, pass offsets in device memory (or a fancy iterator)");
     if (a.type == cudaMemoryTypeUnregistered)
       return current_device().pageable_memory_access ? offsets_at::host_readable : offsets_at::host_only;
     check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (host-side offsets)");
