@@ -41,6 +41,7 @@
 
 #include "support/busy.cuh"
 #include "support/exact_reference.hpp"
+#include "support/ieee_reference.hpp"
 #include "support/references.cuh"
 #include "support/seed.hpp"
 #include "support/strategies.cuh"
@@ -363,41 +364,6 @@ constexpr bool special_allowed(special k) {
   return !(arg && std::is_same_v<finish, cascade::finish::atomic>) && !(exact && std::is_same_v<finish, cascade::finish::host>);
 }
 
-template <class T>
-using bits_t = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint16_t>>;
-template <class T>
-bits_t<T> bits_of(T const& x) {
-  bits_t<T> b;
-  std::memcpy(&b, &x, sizeof(T));
-  return b;
-}
-template <class T>
-T from_bits(bits_t<T> b) {
-  T x;
-  std::memcpy(&x, &b, sizeof(T));
-  return x;
-}
-template <class T>
-double as_double(T x) {
-  if constexpr (std::is_same_v<T, __half>) return __half2float(x);
-  else return static_cast<double>(x);
-}
-template <class T>
-bool is_nan(T x) {
-  return std::isnan(as_double(x));
-}
-template <class T>
-bits_t<T> canonical_nan_bits() {
-  return static_cast<bits_t<T>>(~(bits_t<T>(1) << (8 * sizeof(T) - 1)));
-}
-// Whether x (not NaN) ranks before y (not NaN): smaller (Max: larger), -0 below +0.
-template <class T>
-bool ranks_before(T x, T y, bool max) {
-  double const a = as_double(x), b = as_double(y);
-  if (a != b) return max ? a > b : a < b;
-  return a == 0 && (max ? (!std::signbit(a) && std::signbit(b)) : (std::signbit(a) && !std::signbit(b)));
-}
-
 // One special-value case: the policy, the kind, the size, the shares of special values.
 struct special_case {
   int policy = 0;
@@ -446,13 +412,13 @@ std::vector<T> special_items(std::mt19937_64& rng, long long n, special_case con
     B const s = (rng() & 1) ? sign : B(0);
     if (r < c.nan_share) {
       B payload = static_cast<B>(rng() & ((B(1) << mantissa) - 1));
-      x = from_bits<T>(static_cast<B>(s | all_ones | (payload == 0 ? B(1) : payload)));
+      x = of_bits<T>(static_cast<B>(s | all_ones | (payload == 0 ? B(1) : payload)));
     } else if (r < c.nan_share + c.zero_share) {
-      x = from_bits<T>(s);
+      x = of_bits<T>(s);
     } else if (r < c.nan_share + c.zero_share + c.edge_share) {
       int const kind = static_cast<int>(rng() % 4);  // inf, the largest, a denormal, the smallest normal
       B const m = kind == 0 ? all_ones : kind == 1 ? static_cast<B>(all_ones - 1) : kind == 2 ? static_cast<B>(1 + rng() % 5) : (B(1) << mantissa);
-      x = from_bits<T>(static_cast<B>(s | m));
+      x = of_bits<T>(static_cast<B>(s | m));
     } else {
       x = static_cast<T>(static_cast<float>(unit(rng) * 2000 - 1000));
     }
@@ -479,34 +445,9 @@ struct special_runner {
       return static_cast<T>(out[0]);
     };
     T const got = run(P{}), by_default = run(cascade::default_policy{});
-    mismatches += bits_of(got) != bits_of(by_default);
-    CHECK(bits_of(got) == bits_of(by_default));
-    CHECK(bits_of(got) == want);
-  }
-
-  template <class T>
-  static bits_t<T> extremum(T init, std::vector<T> const& xs, bool max, bool number) {
-    bool nan = is_nan(init), some = !is_nan(init);
-    T best = init;
-    for (T x : xs) {
-      if (is_nan(x)) {
-        nan = true;
-        continue;
-      }
-      if (!some || ranks_before(x, best, max)) best = x;
-      some = true;
-    }
-    return (nan && !number) || !some ? canonical_nan_bits<T>() : bits_of(best);
-  }
-
-  template <class T>
-  static std::int64_t arg(std::vector<T> const& xs, bool max) {
-    std::int64_t at = 0;
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-      if (is_nan(xs[i])) return static_cast<std::int64_t>(i);
-      if (ranks_before(xs[i], xs[at], max)) at = static_cast<std::int64_t>(i);
-    }
-    return at;
+    mismatches += bits(got) != bits(by_default);
+    CHECK(bits(got) == bits(by_default));
+    CHECK(bits(got) == want);
   }
 
   template <int I>
@@ -523,21 +464,21 @@ struct special_runner {
       case special::float_min: {
         auto const xs = special_items<float>(rng, c.n + 1, c);
         std::vector<float> const items(xs.begin() + 1, xs.end());
-        with_nan += extremum(xs[0], items, false, false) == canonical_nan_bits<float>();
-        check_fold<P>(c, items, xs[0], cascade::minimum{}, extremum(xs[0], items, false, false));
+        with_nan += reference_extremum(xs[0], items, false, false) == canonical_nan<float>();
+        check_fold<P>(c, items, xs[0], cascade::minimum{}, reference_extremum(xs[0], items, false, false));
         break;
       }
       case special::double_max: {
         auto const xs = special_items<double>(rng, c.n + 1, c);
         std::vector<double> const items(xs.begin() + 1, xs.end());
-        with_nan += extremum(xs[0], items, true, false) == canonical_nan_bits<double>();
-        check_fold<P>(c, items, xs[0], cuda::maximum<>{}, extremum(xs[0], items, true, false));
+        with_nan += reference_extremum(xs[0], items, true, false) == canonical_nan<double>();
+        check_fold<P>(c, items, xs[0], cuda::maximum<>{}, reference_extremum(xs[0], items, true, false));
         break;
       }
       case special::half_min_number: {
         auto const xs = special_items<__half>(rng, c.n + 1, c);
         std::vector<__half> const items(xs.begin() + 1, xs.end());
-        check_fold<P>(c, items, xs[0], cascade::minimum_number{}, extremum(xs[0], items, false, true));
+        check_fold<P>(c, items, xs[0], cascade::minimum_number{}, reference_extremum(xs[0], items, false, true));
         break;
       }
       case special::float_argmin:
@@ -563,22 +504,22 @@ struct special_runner {
     auto const xs = special_items<T>(rng, c.n, c);
     thrust::device_vector<T> d(xs.begin(), xs.end());
     T const* first = thrust::raw_pointer_cast(d.data());
-    std::int64_t const lo = arg(xs, false), hi = arg(xs, true);
-    with_nan += is_nan(xs[lo]);
+    std::int64_t const lo = reference_arg(xs, false), hi = reference_arg(xs, true);
+    with_nan += nan_of(xs[lo]);
     if constexpr (std::is_same_v<T, float>) {
       auto const got = cascade::argmin(P{}, first, first + c.n);
       auto const by_default = cascade::argmin(cascade::default_policy{}, first, first + c.n);
-      bool const same = got.index == by_default.index && bits_of(got.value) == bits_of(by_default.value);
+      bool const same = got.index == by_default.index && bits(got.value) == bits(by_default.value);
       mismatches += !same;
       CHECK(same);
       CHECK(got.index == lo);
-      CHECK(bits_of(got.value) == bits_of(xs[lo]));
+      CHECK(bits(got.value) == bits(xs[lo]));
     } else {
       auto const got = cascade::minmax(P{}, first, first + c.n);
       auto const by_default = cascade::minmax(cascade::default_policy{}, first, first + c.n);
       bool const same = got.min.index == by_default.min.index && got.max.index == by_default.max.index &&
-                        bits_of(got.min.value) == bits_of(by_default.min.value) &&
-                        bits_of(got.max.value) == bits_of(by_default.max.value);
+                        bits(got.min.value) == bits(by_default.min.value) &&
+                        bits(got.max.value) == bits(by_default.max.value);
       mismatches += !same;
       CHECK(same);
       CHECK(got.min.index == lo);
@@ -590,18 +531,18 @@ struct special_runner {
   void check_exact(special_case const& c, std::mt19937_64& rng) {
     auto const xs = special_items<T>(rng, c.n + 1, c);
     std::vector<T> const items(xs.begin() + 1, xs.end());
-    T const init = is_nan(xs[0]) || std::isinf(xs[0]) ? T(0.5) : xs[0];
+    T const init = nan_of(xs[0]) || std::isinf(xs[0]) ? T(0.5) : xs[0];
     thrust::device_vector<T> d(items.begin(), items.end());
     T const* first = thrust::raw_pointer_cast(d.data());
     T const got = cascade::reduce(P{}, first, first + c.n, init, Op{});
     T const by_default = cascade::reduce(cascade::default_policy{}, first, first + c.n, init, Op{});
-    bool const same = bits_of(got) == bits_of(by_default);
+    bool const same = bits(got) == bits(by_default);
     mismatches += !same;
     CHECK(same);
     with_nan += std::isnan(got);
     if constexpr (std::is_same_v<Op, cascade::exact_plus>) {
       T const want = exact_sum<T>(std::vector<double>(items.begin(), items.end()), double(init));
-      CHECK((bits_of(got) == bits_of(want) || (std::isnan(got) && std::isnan(want))));
+      CHECK((bits(got) == bits(want) || (std::isnan(got) && std::isnan(want))));
     }
   }
 

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "support/exact_reference.hpp"
+#include "support/ieee_reference.hpp"
 #include "support/seed.hpp"
 
 #ifndef CASCADE_SEMANTICS_FEW
@@ -45,82 +46,6 @@ namespace tree = cascade::tree;
 namespace finish = cascade::finish;
 template <int B, int C, class Tree, class Finish>
 using policy = cascade::policy<B, C, Tree, Finish>;
-
-// ---- bits and a plain reference ------------------------------------------------------------------
-
-template <class T>
-using bits_t = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint16_t>>;
-
-template <class T>
-bits_t<T> bits(T const& x) {
-  bits_t<T> b;
-  std::memcpy(&b, &x, sizeof(T));
-  return b;
-}
-template <class T>
-T of_bits(bits_t<T> b) {
-  T x;
-  std::memcpy(&x, &b, sizeof(T));
-  return x;
-}
-template <class T>
-double as_double(T x) {
-  if constexpr (std::is_same_v<T, __half>) return __half2float(x);
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __bfloat162float(x);
-  else return static_cast<double>(x);
-}
-template <class T>
-bool nan_of(T x) {
-  return std::isnan(as_double(x));
-}
-template <class T>
-bits_t<T> canonical_nan() {
-  return static_cast<bits_t<T>>(~(bits_t<T>(1) << (8 * sizeof(T) - 1)));
-}
-template <class T>
-std::string hex(T x) {
-  std::ostringstream o;
-  o << std::hex << "0x" << static_cast<std::uint64_t>(bits(x)) << " (" << as_double(x) << ")";
-  return o.str();
-}
-
-// Whether a (not NaN) ranks strictly before b (not NaN): smaller (Max: larger), -0 below +0.
-template <class T>
-bool before(T a, T b, bool max) {
-  double const x = as_double(a), y = as_double(b);
-  if (x != y) return max ? x > y : x < y;
-  if (x != 0) return false;
-  bool const na = std::signbit(x), nb = std::signbit(y);
-  return max ? (!na && nb) : (na && !nb);
-}
-
-// init op x0 op x1 ... for IEEE minimum / maximum (Number: minimumNumber / maximumNumber), as bits.
-template <class T>
-bits_t<T> reference_extremum(T init, std::vector<T> const& xs, bool max, bool number) {
-  bool any_nan = nan_of(init), any_number = !nan_of(init);
-  T best = init;
-  for (T x : xs) {
-    if (nan_of(x)) {
-      any_nan = true;
-      continue;
-    }
-    if (!any_number || before(x, best, max)) best = x;
-    any_number = true;
-  }
-  if ((any_nan && !number) || !any_number) return canonical_nan<T>();
-  return bits(best);
-}
-
-// argmin's (Max: argmax's) index over xs: the first NaN, else the first of the extreme values.
-template <class T>
-std::int64_t reference_arg(std::vector<T> const& xs, bool max) {
-  std::int64_t at = 0;
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    if (nan_of(xs[i])) return static_cast<std::int64_t>(i);
-    if (before(xs[i], xs[at], max)) at = static_cast<std::int64_t>(i);
-  }
-  return at;
-}
 
 // Items of T in [-1000, 1000], with a share of special values: NaNs of random payload and sign,
 // zeros of both signs, infinities, the largest finite values, denormals.

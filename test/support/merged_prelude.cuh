@@ -39,6 +39,7 @@
 #include "binned_reference.hpp"
 #include "busy.cuh"
 #include "exact_reference.hpp"
+#include "ieee_reference.hpp"
 #include "noncommutative_ops.cuh"
 #include "policies.cuh"
 #include "references.cuh"
