@@ -235,11 +235,12 @@ TEST_CASE("exact_plus and reproducible_plus at the largest values: no overflow i
   std::vector<std::vector<double>> inputs = {{big, big, -big}, {big, big}, {-big, -big, big, 1.0}, {0.0, -0.0, 0.0},
                                              {big, -big, 0x1p-1074}};
   {  // 40000 copies of DBL_MAX and 39999 of -DBL_MAX, shuffled: DBL_MAX, though partial sums pass the range
-    std::vector<double> many(40000, big);
-    many.insert(many.end(), 39999, -big);
+    long long const copies = std::min(40000ll, max_n() / 2);
+    std::vector<double> many(static_cast<std::size_t>(copies), big);
+    many.insert(many.end(), static_cast<std::size_t>(copies - 1), -big);
     std::shuffle(many.begin(), many.end(), rng);
     inputs.push_back(many);
-    inputs.push_back(std::vector<double>(100000, 0.0));  // zeros only: every state empty
+    inputs.push_back(std::vector<double>(static_cast<std::size_t>(std::min(100000ll, max_n())), 0.0));  // every state empty
   }
   for (auto const& xs : inputs) {
     CAPTURE(xs.size());
@@ -270,7 +271,7 @@ TEST_CASE("exact_plus and reproducible_plus at the largest values: no overflow i
     });
   }
   // half items at their largest (65504) into float: exact, under every policy
-  std::vector<__half> hs(70001, __float2half(65504.0f));
+  std::vector<__half> hs(static_cast<std::size_t>(std::min(70001ll, max_n() | 1)), __float2half(65504.0f));
   for (std::size_t i = 0; i < hs.size(); i += 2) hs[i] = __float2half(-65504.0f);
   thrust::device_vector<__half> hv(hs.begin(), hs.end());
   __half const* h = thrust::raw_pointer_cast(hv.data());

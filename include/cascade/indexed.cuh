@@ -50,9 +50,8 @@ struct minmax_result {
 struct arg_min {
   template <class T>
   __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
-    if (detail::ranks_before<false>(b.value, a.value)) return b;
-    if (detail::ranks_before<false>(a.value, b.value)) return a;
-    return b.index < a.index ? b : a;
+    int const c = detail::rank_compare<false>(b.value, a.value);
+    return c < 0 || (c == 0 && b.index < a.index) ? b : a;
   }
 };
 
@@ -60,9 +59,8 @@ struct arg_min {
 struct arg_max {
   template <class T>
   __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
-    if (detail::ranks_before<true>(b.value, a.value)) return b;
-    if (detail::ranks_before<true>(a.value, b.value)) return a;
-    return b.index < a.index ? b : a;
+    int const c = detail::rank_compare<true>(b.value, a.value);
+    return c < 0 || (c == 0 && b.index < a.index) ? b : a;
   }
 };
 

@@ -3,8 +3,10 @@
 // with the thread's value).
 //
 // "First" is what arg_min and arg_max decide item by item: a later item wins only when it ranks
-// strictly before (detail::ranks_before: NaN first, then by value, -0 below +0), so a scan that
-// starts from item 0 gives exactly the item-by-item fold's result, NaN included.
+// strictly before (detail::ranks_before: for IEEE types NaN first, then by value, -0 below +0), so
+// the first item that ranks first is exactly the item-by-item fold's result, NaN included. For IEEE
+// types the vector's NaN-propagating extremum (three min.NaN for four floats) is that item's value,
+// and, unless it is a NaN or a zero, its first equal item is that item: one comparison an item.
 //
 // 1-byte integers (int8, uint8) take a faster way, since the scan would spend about 4 instructions
 // on each byte and reach only a third of the read bandwidth: the 16 bytes as 8 pairs of 16-bit lanes,
@@ -21,6 +23,7 @@
 
 namespace cascade::detail {
 
+// Integers (and other non-IEEE types): the first smallest / largest by operator<.
 template <class T, int Width, class Raw>
 __device__ void scan_vector(Raw const& v, T& lo, int& lo_at, T& hi, int& hi_at, bool want_lo, bool want_hi) {
   lo = hi = static_cast<T>(v.items[0]);
@@ -28,41 +31,88 @@ __device__ void scan_vector(Raw const& v, T& lo, int& lo_at, T& hi, int& hi_at, 
 #pragma unroll
   for (int j = 1; j < Width; ++j) {
     T const x = static_cast<T>(v.items[j]);
-    if (want_lo && ranks_before<false>(x, lo)) lo = x, lo_at = j;
-    if (want_hi && ranks_before<true>(x, hi)) hi = x, hi_at = j;
+    if (want_lo && x < lo) lo = x, lo_at = j;
+    if (want_hi && hi < x) hi = x, hi_at = j;
   }
 }
 
-// Whether no item of the vector can rank strictly before `best` (argmin: smaller; Max: larger): the
-// vector's extremum, NaN-propagating (packed min.NaN for halves, HMNMX2; min.NaN, fmin with a NaN
-// test, or min otherwise: detail/float_order.cuh), which ranks first among its items, does not. A
-// best that is NaN came earlier, and no item beats it. Most vectors stop here once a thread's best
-// is low, at a third of the scan's instructions.
+// Whether no item of the vector can be strictly smaller (Max: larger) than `best`: the vector's
+// smallest item (min otherwise) is not. Most vectors stop here once a thread's best is low, at a
+// third of the scan's instructions.
 template <class T, int Width, bool Max, class Raw>
 __device__ bool cannot_improve(Raw const& v, T const& best) {
+  T e = static_cast<T>(v.items[0]);
+#pragma unroll
+  for (int j = 1; j < Width; ++j) {
+    T const x = static_cast<T>(v.items[j]);
+    e = Max ? (e < x ? x : e) : (x < e ? x : e);
+  }
+  return Max ? !(best < e) : !(e < best);
+}
+
+// ---- float, double, __half, __nv_bfloat16 -------------------------------------------------------
+
+// The vector's item that ranks first for argmin (Max: argmax), as a value: the NaN-propagating
+// extremum (min.NaN / max.NaN; packed for halves), which is that item's value, or the canonical NaN
+// when the vector holds a NaN (detail/float_order.cuh).
+template <class T, int Width, bool Max, class Raw>
+__device__ T vector_extremum(Raw const& v) {
   if constexpr (cuda::std::is_same_v<T, __half> && Width == 8) {
     __half2 h[4];
     __builtin_memcpy(h, &v, 16);
     __half2 const m = Max ? __hmax2_nan(__hmax2_nan(h[0], h[1]), __hmax2_nan(h[2], h[3]))
                           : __hmin2_nan(__hmin2_nan(h[0], h[1]), __hmin2_nan(h[2], h[3]));
-    __half const e = Max ? __hmax_nan(__low2half(m), __high2half(m)) : __hmin_nan(__low2half(m), __high2half(m));
-    return !ranks_before<Max>(e, best);
+    return Max ? __hmax_nan(__low2half(m), __high2half(m)) : __hmin_nan(__low2half(m), __high2half(m));
   } else {
     T e = static_cast<T>(v.items[0]);
 #pragma unroll
-    for (int j = 1; j < Width; ++j) {
-      T const x = static_cast<T>(v.items[j]);
-      if constexpr (is_ieee_v<T>) e = ieee_extremum<Max>(e, x);
-      else e = Max ? (e < x ? x : e) : (x < e ? x : e);
-    }
-    return !ranks_before<Max>(e, best);
+    for (int j = 1; j < Width; ++j) e = ieee_extremum<Max>(e, static_cast<T>(v.items[j]));
+    return e;
   }
 }
 
-// The item types cannot_improve serves: arithmetic, and __half.
+// The first position of e in the vector, e being one of its items and neither NaN nor zero: then
+// an item equal to e has e's bits.
+template <class T, int Width, class Raw>
+__device__ int first_equal(Raw const& v, T const& e) {
+  int at = Width - 1;
+#pragma unroll
+  for (int j = Width - 2; j >= 0; --j) at = static_cast<T>(v.items[j]) == e ? j : at;
+  return at;
+}
+
+// The position of the first item that ranks first, item by item; out of line: vectors whose
+// extremum is a NaN or a zero are rare, and the scans stay short.
+template <class T, int Width, bool Max, class Raw>
+__device__ inline int first_ranked(Raw const& v) {
+  int at = 0;
+  T best = static_cast<T>(v.items[0]);
+#pragma unroll
+  for (int j = 1; j < Width; ++j) {
+    T const x = static_cast<T>(v.items[j]);
+    if (rank_compare<Max>(x, best) < 0) best = x, at = j;
+  }
+  return at;
+}
+
+// The vector's first item that ranks first, given its extremum e: its position and its value (a
+// NaN keeps its own bits).
+template <class T, int Width, bool Max, class Raw>
+__device__ void take_first_ranked(Raw const& v, T const& e, int& at, T& value) {
+  if (__builtin_expect(is_nan(e) || e == T(0.0f), 0)) {
+    at = first_ranked<T, Width, Max>(v);
+    value = static_cast<T>(v.items[0]);
+#pragma unroll
+    for (int j = 1; j < Width; ++j) value = at == j ? static_cast<T>(v.items[j]) : value;
+  } else {
+    at = first_equal<T, Width>(v, e);
+    value = e;
+  }
+}
+
+// The item types cannot_improve serves: integers (IEEE types take vector_extremum).
 template <class T>
-inline constexpr bool has_cheap_extremum_v =
-    (cuda::std::is_arithmetic_v<T> && !cuda::std::is_same_v<T, bool>) || cuda::std::is_same_v<T, __half>;
+inline constexpr bool has_cheap_extremum_v = cuda::std::is_integral_v<T> && !cuda::std::is_same_v<T, bool>;
 
 template <class U>
 inline constexpr bool is_byte_integer_v =

@@ -100,6 +100,15 @@ struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>>
         acc = {static_cast<cuda::std::int64_t>(i) + first_byte(w, key), x};
       return;
     }
+    if constexpr (is_ieee_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      // the extremum first; only a vector that improves on the thread's looks for its position
+      T const e = vector_extremum<T, base::width, !is_min>(v);
+      if (!fresh && rank_compare<!is_min>(e, acc.value) >= 0) return;
+      int at;
+      take_first_ranked<T, base::width, !is_min>(v, e, at, acc.value);
+      acc.index = static_cast<cuda::std::int64_t>(i) + at;
+      return;
+    }
     if constexpr (has_cheap_extremum_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
       if (!fresh && cannot_improve<T, base::width, !is_min>(v, acc.value)) return;
     }
@@ -133,6 +142,19 @@ struct vector_input<minmax_input<U*, T>> : vector_view<U, minmax_input<U*, T>> {
       T const lo = byte_item<T>(lo_key), hi = byte_item<T>(hi_key);
       if (fresh || lo < acc.min.value) acc.min = {static_cast<cuda::std::int64_t>(i) + first_byte(w, lo_key), lo};
       if (fresh || acc.max.value < hi) acc.max = {static_cast<cuda::std::int64_t>(i) + first_byte(w, hi_key), hi};
+      return;
+    }
+    if constexpr (is_ieee_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      T const lo = vector_extremum<T, base::width, false>(v), hi = vector_extremum<T, base::width, true>(v);
+      int at;
+      if (fresh || rank_compare<false>(lo, acc.min.value) < 0) {
+        take_first_ranked<T, base::width, false>(v, lo, at, acc.min.value);
+        acc.min.index = static_cast<cuda::std::int64_t>(i) + at;
+      }
+      if (fresh || rank_compare<true>(hi, acc.max.value) < 0) {
+        take_first_ranked<T, base::width, true>(v, hi, at, acc.max.value);
+        acc.max.index = static_cast<cuda::std::int64_t>(i) + at;
+      }
       return;
     }
     if constexpr (has_cheap_extremum_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
