@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -265,6 +267,23 @@ void run() {
     int t = cascade::reduce(atomic{}, x, x + 4, 100, cuda::std::plus<int>{});  // 115: hardware atomicAdd
     // [/cccl_ops]
     expect(s == 15 && lo == -10 && hi == 12 && e == (12 ^ -10 ^ 6 ^ 7) && t == 115, "cccl ops");
+  }
+  {
+    // [semantics]
+    thrust::device_vector<float> w(5);
+    w[0] = 3.0f; w[1] = -0.0f; w[2] = std::numeric_limits<float>::quiet_NaN(); w[3] = 0.0f; w[4] = -7.0f;
+    float const* y = thrust::raw_pointer_cast(w.data());
+    float lo = cascade::reduce(y, y + 5, cascade::minimum{});           // NaN, the same bits under every policy
+    float lo_number = cascade::reduce(y, y + 5, cascade::minimum_number{});  // -7: NaN ignored (numpy's nanmin)
+    float hi_number = cascade::reduce(y, y + 5, cascade::maximum_number{});  // 3
+    float zero = cascade::reduce(y + 1, y + 2, 0.0f, cascade::minimum{});    // -0: -0 is below +0
+    cascade::indexed<float> first_nan = cascade::argmin(cascade::default_policy{}, y, y + 5);  // index 2
+    // [/semantics]
+    std::uint32_t lo_bits;
+    std::memcpy(&lo_bits, &lo, sizeof lo_bits);
+    expect(lo_bits == 0x7fffffffu && lo_number == -7.0f && hi_number == 3.0f && zero == 0.0f && std::signbit(zero) &&
+               first_nan.index == 2 && std::isnan(first_nan.value),
+           "semantics");
   }
   {
     // [identity]
