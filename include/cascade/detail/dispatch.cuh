@@ -31,17 +31,13 @@
 #include "exact_sum.cuh"
 #include "kernels.cuh"
 #include "memory_check.cuh"
+#include "op_call.cuh"
 #include "scratch.cuh"
 #include "scratch_source.cuh"
 #include "sinks.cuh"
 #include "stream_state.cuh"
 
 namespace cascade::detail {
-
-// Whether the kernels can call op on two accumulators: through a const op (every thread of a block
-// calls one copy, so an op's call cannot change it), as CUB and std::reduce ask.
-template <class Op, class T>
-inline constexpr bool op_callable_v = requires(Op const& op, T const& a, T const& b) { op(a, b); };
 
 // Policy with its tree resolved for Op (tree::by_commutativity picks one).
 template <class Policy, class Op>
@@ -247,9 +243,9 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
     static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
                   "cascade: the accumulator type (the type of init) must be trivially copyable and default "
                   "constructible, as it lives in registers and shared memory");
-    static_assert(op_callable_v<Op, T>, "cascade: the op must be callable as op(T, T) on a const op, T being init's type; "
-                                        "mark its operator() const (threads share one copy)");
-    if constexpr (op_callable_v<Op, T>) policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);  // (one error)
+    static_assert(!op_needs_mutable_v<Op, T>, "cascade: the op must be callable as op(T, T) on a const op, T being "
+                                              "init's type; mark its operator() const (threads share one copy)");
+    if constexpr (!op_needs_mutable_v<Op, T>) policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);  // (one error)
   }
 }
 

@@ -22,6 +22,7 @@
 #include "device.cuh"
 #include "known_op.cuh"
 #include "memory_check.cuh"
+#include "op_call.cuh"
 #include "scratch.cuh"
 #include "segments.cuh"
 
@@ -42,7 +43,7 @@ constexpr void check_segmented_op() {
   static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
                 "cascade: the accumulator type (the type of init) must be trivially copyable and default "
                 "constructible, as it lives in registers and shared memory");
-  static_assert(requires(Op const& op, T const& a, T const& b) { op(a, b); },
+  static_assert(!op_needs_mutable_v<Op, T>,
                 "cascade: the op must be callable as op(T, T) on a const op, T being init's type; mark its "
                 "operator() const (threads share one copy)");
 }
