@@ -44,11 +44,12 @@ if [ -n "$prebuilt" ]; then
   carried=$(cd "$unpacked" && find . -type f ! -name bundle.sha | sed 's|^\./||' | sort)
   dest=$(realpath "$build_dir"); (cd "$unpacked" && cp --parents $carried "$dest/")
   echo "prebuilt: $(echo $carried)"
-  # every other target; meson test and sanitize.sh must not rebuild the carried ones
+  # every other program; meson test and sanitize.sh must not rebuild the carried ones
   [ -n "$only" ] || mapfile -t targets < <(meson introspect "$build_dir" --targets | python3 -c '
 import json, os, sys
 build, carried = os.path.realpath(sys.argv[1]), set(sys.argv[2].split())
 for t in json.load(sys.stdin):
+    if t["type"] != "executable": continue  # libraries only feed programs; carried ones need none
     for f in t["filename"]:
         rel = os.path.relpath(f, build)
         if rel not in carried: print(rel)' "$build_dir" "$carried")
