@@ -35,20 +35,20 @@ inline constexpr bool is_segmented_call_policy_v = is_segmented_policy_v<P> || s
 namespace detail {
 
 // The segmented default. Lengths the host knows (batched_reduce, host-side offsets) and about equal:
-// the owner fastest at their mean on an H200 (bench/results/segmented-2026-11-26b: 1-10 thread; 16, 32
+// the owner fastest at their mean on an H200 (at d592299, docs/notes/segmented-owners.md: 1-10 thread; 16, 32
 // thread_vectors where a commutative op reads an aligned pointer (94% of the read ceiling at 16, where
 // warp<4>, the choice otherwise, reads at 69%; at 10 its head and tail loads make it slower than thread);
 // 64, 256 warp<8>; 1K warp<16>; 16K, 1M blocks, which is block where there are segments enough to fill the
 // GPU). Otherwise (offsets only the device reads, or skewed lengths), neither of which makes the host
 // wait: for values of 4 bytes or less, segment::tiles <256, 16>, which reads the items in tiles of
 // equal size whatever the lengths (CSR offsets; others go to segment::binned <256, 16>). Against
-// binned <256, 16> on the H200 (bench/results/segmented-2026-11-28, -28b): the power law 97 against 125 us
-// hot (72% of the read ceiling against 58%), 16-32 items 25-30% faster, 1 and 4 items faster (319
+// binned <256, 16> on the H200 (at 693b077 and 93c2984, docs/notes/segmented-tiles-default.md): the power law
+// 97 against 125 us hot (72% of the read ceiling against 58%), 16-32 items 25-30% faster, 1 and 4 items faster (319
 // against 496, 140 against 144), 64-1K the same cold, 1M 4% faster; 8-10 items 10-26% and 16K 5-8%
 // slower. Wider values (unmeasured with tiles; tiles keeps no values of them in shared memory) keep
 // segment::binned <256, 16>, which sorts segments by length on the device: its long segments' parts
 // 16 loads a thread in flight (against <256, 8>: 16K and 1M items 3-7% faster, the power law the same
-// to 3% faster: bench/results/segmented-2026-11-26c, experiment-binned-all.txt).
+// to 3% faster: at 6324e93, docs/notes/segmented-binning.md).
 template <class T, class It, class Segments, class OutIt, class Op>
 void run_default_segments(It first, Segments segments, long long num_segments, segment_stats stats, OutIt d_out,
                           T init, Op op, cudaStream_t stream) {

@@ -129,7 +129,7 @@ class timer {
 
   // 300 us: the segmented bench's first cascade call after CUB's kernels of 7-73 ms (segments of 1-10
   // items) now and then took its host work past a 50 us spin, which its hot figure then counted (up to
-  // 16 us at 4 items); behind 300 us it never did (bench/results/segmented-2026-11-28d, docs/segmented.md).
+  // 16 us at 4 items); behind 300 us it never did (at 55e5fe6: docs/notes/segmented-owners.md).
   static constexpr unsigned long long spin_ns = 300'000;
 
  private:

@@ -49,7 +49,7 @@ __device__ __forceinline__ void fold_run_strided(T& acc, bool& has, It first, lo
 // one item a lane. One load instruction brings a lane 16 bytes instead of 4. Returns how many lanes
 // hold a value: always a prefix [0, valid), as each part fills lanes from 0. (Measured on the H200,
 // segment::thread_vectors gains at 16 items; the same reads in warp<W> and in binned's lists were
-// slower than their scalar loads at 16-256 items: bench/results/segmented-2026-11-26.)
+// slower than their scalar loads at 16-256 items: at 726248d, docs/notes/segmented-owners.md.)
 template <int Width, int CoarseFactor, class T, class It, class Op>
 __device__ __forceinline__ int fold_vectors(T& acc, bool& has, It first, segment_bounds seg, int lane, Op op) {
   using in = vector_input<It>;

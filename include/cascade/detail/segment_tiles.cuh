@@ -1,5 +1,5 @@
 // cascade/detail/segment_tiles.cuh: the kernels of segment::tiles, which reads CSR offsets' items once,
-// in tiles of equal item counts whatever the segments' lengths (docs/segmented.md, "Item tiles").
+// in tiles of equal item counts whatever the segments' lengths (docs/notes/segmented-tiles.md, "Item tiles").
 //
 // Four kernels, the last three started early by programmatic dependent launch:
 // - geometry (one thread): where the chunks lie, from the offsets' first and last; the flag cleared
@@ -9,7 +9,7 @@
 //   fixed lengths take one round of reads). It reads a few offsets a chunk, not all of them: a
 //   partition that read every offset (read again by the tiles) made 1-4-item segments 18-21% slower
 //   on an H200, and its thread a segment filling a 2^20-item segment's chunk starts one by one made
-//   such segments 15% slower (docs/segmented.md, "a search a chunk").
+//   such segments 15% slower (docs/notes/segmented-tiles-default.md).
 // - tiles: a block a chunk of one tile of BlockSize x Items items (the common case, by a path of its
 //   own that fits 32 registers a thread) or, where the items pass `capacity` tiles, of several. The
 //   segments that begin in a tile mark their first item in shared memory; each thread folds its Items
@@ -404,7 +404,7 @@ __device__ __forceinline__ void segment_tiles_whole(It first, Csr const& csr, lo
   // them after a barrier, a thread a segment: a thread's own stores fall Items items apart across
   // its warp, a sector a lane. (On an H200: 1-item segments 2.5x faster, 4-item ones 10%, 8-256-item
   // ones 1-2% slower for the second fold's code; every tile staged, those 6-10% slower:
-  // docs/segmented.md, "stores a thread a segment".) Staged, the thread's last head's number is read
+  // docs/notes/segmented-tiles-default.md.) Staged, the thread's last head's number is read
   // first (its word may then take a value) and the fold tracks no other (a fold that read each head's
   // number before writing its word spilled at 32 registers).
   auto const fold = [&](auto staged_c) {
@@ -700,7 +700,7 @@ __device__ __forceinline__ void segment_tiles_chunk(It first, Csr const& csr, lo
 // The tile kernel's blocks an SM. A thread of a one-tile chunk holds its Items items in registers:
 // 16 items of 4 bytes and the rest fit 32 registers, so all 2048 threads of an SM are resident (eight
 // blocks of 256 against six at 40 registers took the prototype's power law from 107 to 93 us on an
-// H200, docs/segmented.md: the items in flight are what this kernel's speed is). The several-tile path
+// H200, docs/notes/segmented-tiles.md: the items in flight make this kernel's speed). The several-tile path
 // spills at 32 registers (20% slower at 16K-item segments than at 40, faster at 1-16 items); it runs
 // only past `capacity` tiles. Wider values or more items keep 1536 threads (40 registers at 256).
 template <int BlockSize, int Items, class X, class T>

@@ -2,7 +2,7 @@
 // lengths: the segments that begin in a tile are marked in shared memory, each thread folds its items in
 // order and a scan by segment joins the threads; segments that span tiles are joined by a fix-up kernel.
 // Every item is read once and no block waits for another, so power-law lengths read as evenly as one
-// long range (docs/segmented.md, "Item tiles"). For CSR offsets (end_offsets == begin_offsets + 1, or
+// long range (docs/notes/segmented-tiles.md, "Item tiles"). For CSR offsets (end_offsets == begin_offsets + 1, or
 // batched_reduce); other offsets go to segment::binned. Offsets that decrease (overlapping segments)
 // are found on the device and every segment is then folded by a warp of its own.
 #pragma once
