@@ -30,7 +30,7 @@ struct table<sm90_previous, ItemBytes, Kind> {
 };
 
 // [entry 1 sum] tuned with int8-plus (int8 items, int32 accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc (the tuner's results file of that commit)
 template <>
 struct table<sm90_previous, 1, op_kind::sum> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
@@ -42,7 +42,7 @@ struct table<sm90_previous, 1, op_kind::sum> {
 // [/entry]
 
 // [entry 1 min_max] tuned with int8-minimum (int8 items, int32 accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc (the tuner's results file of that commit)
 template <>
 struct table<sm90_previous, 1, op_kind::min_max> {
   using type = ranges<range<2896, policy<512, 4, tree::shuffle, finish::last_block>>,
@@ -54,7 +54,7 @@ struct table<sm90_previous, 1, op_kind::min_max> {
 // [/entry]
 
 // [entry 2 sum] tuned with half-plus (half items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc (the tuner's results file of that commit)
 template <>
 struct table<sm90_previous, 2, op_kind::sum> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
@@ -66,7 +66,7 @@ struct table<sm90_previous, 2, op_kind::sum> {
 // [/entry]
 
 // [entry 2 min_max] tuned with half-minimum (half items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc (the tuner's results file of that commit)
 template <>
 struct table<sm90_previous, 2, op_kind::min_max> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
@@ -78,7 +78,7 @@ struct table<sm90_previous, 2, op_kind::min_max> {
 // [/entry]
 
 // [entry 4 sum] tuned with float-plus (float items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc (the tuner's results file of that commit)
 // Edited by hand: up to 5792 items <256, 16> where the tuner chose <512, 8>: one block of 256 threads
 // reads 4096 items 0.15 us faster cold, and as fast hot (alternating runs on an H200, 2026-11-22).
 template <>
@@ -93,7 +93,7 @@ struct table<sm90_previous, 4, op_kind::sum> {
 // [/entry]
 
 // [entry 4 min_max] tuned with float-minimum (float items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc (the tuner's results file of that commit)
 // Edited by hand: up to 5792 items <256, 16> where the tuner chose <512, 8>, as for sums.
 template <>
 struct table<sm90_previous, 4, op_kind::min_max> {
@@ -106,7 +106,7 @@ struct table<sm90_previous, 4, op_kind::min_max> {
 // [/entry]
 
 // [entry 8 sum] tuned with double-plus (double items, double accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc (the tuner's results file of that commit)
 template <>
 struct table<sm90_previous, 8, op_kind::sum> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
@@ -118,7 +118,7 @@ struct table<sm90_previous, 8, op_kind::sum> {
 // [/entry]
 
 // [entry 8 min_max] tuned with double-minimum (double items, double accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc: bench/results/tune-h200-2026-11-22b.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-22, cascade 16187cc (the tuner's results file of that commit)
 template <>
 struct table<sm90_previous, 8, op_kind::min_max> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,

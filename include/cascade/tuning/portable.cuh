@@ -12,7 +12,8 @@
 //   - the finish: finish::flagged, a single pass that every architecture runs (never finish::cluster,
 //     which needs 9.0), and the tree tree::shuffle, which needs nothing newer than warp shuffles.
 // Every policy keeps operand order, so it serves non-commutative ops too. The L2 size plays no part:
-// the measured tables switch policies at sizes unrelated to it (bench/results/arch-2026-11-24).
+// the measured tables switch policies at sizes unrelated to it (docs/performance.md, "Other
+// architectures": measured at ba14c3a).
 #pragma once
 
 #include <cuda/std/cstdint>

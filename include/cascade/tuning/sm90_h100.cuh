@@ -3,9 +3,10 @@
 // (src/tune.cu). Each entry says which GPU and results file it came from; keys with no entry of their
 // own use the fallback below. The sum entries of 1-, 2- and 4-byte items were measured by
 // `cascade-tune --all --step 1` on an H100 80GB HBM3 and chosen (at most 3 policies each, within 3%)
-// by `cascade-tune --all --from bench/results/rivals-2026-11-24/tune-h100.json`; the others are
+// by `cascade-tune --all --from` over bench/results/rivals-2026-11-24/tune-h100.json.xz; the others are
 // sm90_h200.cuh's, which matched or beat the H100-tuned ones in alternating runs on the H100
-// (cascade-rivals, bench/results/tables-2026-11-24; docs/rivals.md), and share their kernels.
+// (cascade-rivals at c1f3233, bench/results/tables-2026-11-24/rivals-h100-c1f3233-cccl3.5.0.json.xz;
+// docs/rivals.md), and share their kernels.
 #pragma once
 
 #include "../finish/cluster.cuh"
@@ -45,7 +46,7 @@ template <int ItemBytes>
 struct table<sm90_h100, ItemBytes, op_kind::binned> : table<sm90_h200, ItemBytes, op_kind::binned> {};
 
 // [entry 1 sum] tuned with int8-plus (int8 items, int32 accumulator)
-// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json.xz
 template <>
 struct table<sm90_h100, 1, op_kind::sum> {
   using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
@@ -56,8 +57,8 @@ struct table<sm90_h100, 1, op_kind::sum> {
 };
 // [/entry]
 
-// [entry 1 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals,
-// bench/results/tables-2026-11-24) it matched or beat the H100-tuned entry.
+// [entry 1 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals at
+// c1f3233, above) it matched or beat the H100-tuned entry.
 template <>
 struct table<sm90_h100, 1, op_kind::min_max> : table<sm90_h200, 1, op_kind::min_max> {};
 // [/entry]
@@ -68,7 +69,7 @@ struct table<sm90_h100, 1, op_kind::arg> : table<sm90_h200, 1, op_kind::arg> {};
 // [/entry]
 
 // [entry 2 sum] tuned with half-plus (half items, float accumulator)
-// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json.xz
 template <>
 struct table<sm90_h100, 2, op_kind::sum> {
   using type = ranges<range<5792, policy<256, 16, tree::shuffle, finish::flagged>>,
@@ -79,8 +80,8 @@ struct table<sm90_h100, 2, op_kind::sum> {
 };
 // [/entry]
 
-// [entry 2 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals,
-// bench/results/tables-2026-11-24) it matched or beat the H100-tuned entry.
+// [entry 2 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals at
+// c1f3233, above) it matched or beat the H100-tuned entry.
 template <>
 struct table<sm90_h100, 2, op_kind::min_max> : table<sm90_h200, 2, op_kind::min_max> {};
 // [/entry]
@@ -91,7 +92,7 @@ struct table<sm90_h100, 2, op_kind::arg> : table<sm90_h200, 2, op_kind::arg> {};
 // [/entry]
 
 // [entry 4 sum] tuned with float-plus (float items, float accumulator)
-// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json
+// NVIDIA H100 80GB HBM3 (driver 580.159.04), 2026-11-24, cascade f13fcf1: bench/results/rivals-2026-11-24/tune-h100.json.xz
 template <>
 struct table<sm90_h100, 4, op_kind::sum> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
@@ -102,20 +103,20 @@ struct table<sm90_h100, 4, op_kind::sum> {
 };
 // [/entry]
 
-// [entry 4 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals,
-// bench/results/tables-2026-11-24) it matched or beat the H100-tuned entry.
+// [entry 4 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals at
+// c1f3233, above) it matched or beat the H100-tuned entry.
 template <>
 struct table<sm90_h100, 4, op_kind::min_max> : table<sm90_h200, 4, op_kind::min_max> {};
 // [/entry]
 
-// [entry 8 sum] sm90_h200's: in alternating runs on an H100 (cascade-rivals,
-// bench/results/tables-2026-11-24) it matched or beat the H100-tuned entry.
+// [entry 8 sum] sm90_h200's: in alternating runs on an H100 (cascade-rivals at
+// c1f3233, above) it matched or beat the H100-tuned entry.
 template <>
 struct table<sm90_h100, 8, op_kind::sum> : table<sm90_h200, 8, op_kind::sum> {};
 // [/entry]
 
-// [entry 8 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals,
-// bench/results/tables-2026-11-24) it matched or beat the H100-tuned entry.
+// [entry 8 min_max] sm90_h200's: in alternating runs on an H100 (cascade-rivals at
+// c1f3233, above) it matched or beat the H100-tuned entry.
 template <>
 struct table<sm90_h100, 8, op_kind::min_max> : table<sm90_h200, 8, op_kind::min_max> {};
 // [/entry]

@@ -2,8 +2,9 @@
 // GB/s of memory bandwidth (an H200: 4.8 TB/s), written by cascade-tune (src/tune.cu). Each entry says
 // which GPU and results file it came from; keys with no entry of their own use the fallback below. The
 // entries were measured by `cascade-tune --all --step 1` on an H200 and chosen (at most 3 policies
-// each, within 3%) by `cascade-tune --all --from bench/results/rivals-2026-11-24/tune-h200.json`, and
-// measured against the table they replaced in alternating runs (bench/results/tables-2026-11-24); the
+// each, within 3%) by `cascade-tune --all --from` over bench/results/rivals-2026-11-24/tune-h200.json.xz,
+// and measured against the table they replaced in alternating runs (cascade-rivals at b176e0d, c1f3233
+// and 2bb4b7f; the last: bench/results/tables-2026-11-24/rivals-h200-2bb4b7f-cccl3.5.0.json.xz); the
 // arg entries are written by hand (they say why).
 #pragma once
 
@@ -37,7 +38,7 @@ template <int ItemBytes>
 struct table<sm90_h200, ItemBytes, op_kind::arg> : table<sm90_h200, ItemBytes, op_kind::min_max> {};
 
 // [entry 1 sum] tuned with int8-plus (int8 items, int32 accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
 template <>
 struct table<sm90_h200, 1, op_kind::sum> {
   using type = ranges<range<5792, policy<256, 16, tree::redux, finish::last_block>>,
@@ -49,7 +50,7 @@ struct table<sm90_h200, 1, op_kind::sum> {
 // [/entry]
 
 // [entry 1 min_max] tuned with int8-minimum (int8 items, int32 accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
 template <>
 struct table<sm90_h200, 1, op_kind::min_max> {
   using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
@@ -63,7 +64,9 @@ struct table<sm90_h200, 1, op_kind::min_max> {
 // [entry 1 arg] written by hand, not tuned (cascade-tune has no arg configurations): the 1 min_max entry,
 // with twice the items a thread above 2^21: argmin of int8 and half items read 91-99% of the ceiling
 // at 2^28-2^30 with <512, 64> against 88-95% with the min_max entry's policy, on an H200 and an H100
-// (cascade-rivals --arg-shapes, bench/results/tables-2026-11-24). Rewrite it when the min_max entry changes.
+// (cascade-rivals --arg-shapes at c1f3233: bench/results/tables-2026-11-24/rivals-h200-c1f3233-cccl3.5.0.json.xz
+// and bench/results/tables-2026-11-24/rivals-h100-c1f3233-cccl3.5.0.json.xz). Rewrite it when the min_max
+// entry changes.
 template <>
 struct table<sm90_h200, 1, op_kind::arg> {
   using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
@@ -76,7 +79,7 @@ struct table<sm90_h200, 1, op_kind::arg> {
 // [/entry]
 
 // [entry 2 sum] tuned with half-plus (half items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
 template <>
 struct table<sm90_h200, 2, op_kind::sum> {
   using type = ranges<range<5792, policy<512, 8, tree::shuffle, finish::cluster>>,
@@ -89,7 +92,7 @@ struct table<sm90_h200, 2, op_kind::sum> {
 // [/entry]
 
 // [entry 2 min_max] tuned with half-minimum (half items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
 template <>
 struct table<sm90_h200, 2, op_kind::min_max> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
@@ -103,7 +106,9 @@ struct table<sm90_h200, 2, op_kind::min_max> {
 // [entry 2 arg] written by hand, not tuned (cascade-tune has no arg configurations): the 2 min_max entry,
 // with twice the items a thread above 2^21: argmin of int8 and half items read 91-99% of the ceiling
 // at 2^28-2^30 with <512, 64> against 88-95% with the min_max entry's policy, on an H200 and an H100
-// (cascade-rivals --arg-shapes, bench/results/tables-2026-11-24). Rewrite it when the min_max entry changes.
+// (cascade-rivals --arg-shapes at c1f3233: bench/results/tables-2026-11-24/rivals-h200-c1f3233-cccl3.5.0.json.xz
+// and bench/results/tables-2026-11-24/rivals-h100-c1f3233-cccl3.5.0.json.xz). Rewrite it when the min_max
+// entry changes.
 template <>
 struct table<sm90_h200, 2, op_kind::arg> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
@@ -116,7 +121,7 @@ struct table<sm90_h200, 2, op_kind::arg> {
 // [/entry]
 
 // [entry 4 sum] tuned with float-plus (float items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
 template <>
 struct table<sm90_h200, 4, op_kind::sum> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
@@ -128,7 +133,7 @@ struct table<sm90_h200, 4, op_kind::sum> {
 // [/entry]
 
 // [entry 4 min_max] tuned with float-minimum (float items, float accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
 template <>
 struct table<sm90_h200, 4, op_kind::min_max> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
@@ -141,7 +146,7 @@ struct table<sm90_h200, 4, op_kind::min_max> {
 // [/entry]
 
 // [entry 8 sum] tuned with double-plus (double items, double accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
 template <>
 struct table<sm90_h200, 8, op_kind::sum> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
@@ -153,7 +158,7 @@ struct table<sm90_h200, 8, op_kind::sum> {
 // [/entry]
 
 // [entry 8 min_max] tuned with double-minimum (double items, double accumulator)
-// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json
+// NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
 template <>
 struct table<sm90_h200, 8, op_kind::min_max> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
@@ -166,10 +171,11 @@ struct table<sm90_h200, 8, op_kind::min_max> {
 // [/entry]
 
 // [entry 8 exact] written by hand, not tuned: double items. From 2^23 up <512, 8, flagged>, the fastest
-// fixed shape since partial tiles go as batches (bench/results/exact-batch-2026-11-24, fd692a1): 1950
-// us at 2^30 (95% of the read ceiling, cold), 515 at 2^28, 160 at 2^26, against 2184, 579 and 177 with
+// fixed shape since partial tiles go as batches (fd692a1:
+// bench/results/exact-batch-2026-11-24/rivals-h200-2026-11-24-cccl3.5.0-fd692a1.json.xz): 1950 us at
+// 2^30 (95% of the read ceiling, cold), 515 at 2^28, 160 at 2^26, against 2184, 579 and 177 with
 // <256, 8> (before fd692a1 <512, 8> took 3008 us at 2^30: its kernel's registers); below, as measured
-// in bench/results/exact-2026-11-24b.
+// at c254128.
 template <>
 struct table<sm90_h200, 8, op_kind::exact> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
@@ -182,11 +188,11 @@ struct table<sm90_h200, 8, op_kind::exact> {
 
 // [entry 4 binned] written by hand, not tuned: reproducible_plus of float items (the float-arithmetic
 // binned sum, detail/binned_small_sum.cuh), from cascade-rivals --families exact --arg-shapes on an
-// H200 (bench/results/reproducible-2026-11-24): the fastest fixed shape at each size, the exact
+// H200 (2026-11-24, the code of e164c0e): the fastest fixed shape at each size, the exact
 // entry's cluster shape where it was faster (2^13..2^15). At 2^30: 948 us with <512, 16>, 97% of the
 // read ceiling (cold), against 1042 us with <512, 8>. Below 2^11.5 <128, 16> and from 2^19 to 2^21
-// <256, 32>, the fastest fixed shapes since partial tiles go as batches (exact-batch-2026-11-24,
-// fd692a1): exact_plus at 2^10 5.7 us against <256, 8>'s 6.0, at 2^20 9.8 against <512, 8>'s 11.4.
+// <256, 32>, the fastest fixed shapes since partial tiles go as batches (measured at fd692a1):
+// exact_plus at 2^10 5.7 us against <256, 8>'s 6.0, at 2^20 9.8 against <512, 8>'s 11.4.
 template <>
 struct table<sm90_h200, 4, op_kind::binned> {
   using type = ranges<range<2896, policy<128, 16, tree::shuffle, finish::flagged>>,
@@ -201,9 +207,9 @@ struct table<sm90_h200, 4, op_kind::binned> {
 
 // [entry 4 exact] written by hand, not tuned: exact_plus of float items runs on the float grid's
 // accumulator as reproducible_plus does (detail/binned_small_sum.cuh, spilling what that one drops),
-// so it takes the 4 binned entry (above). Measured with them (bench/results/exact-batch-2026-11-24,
-// 7cae3e4): 943 us at 2^30 (97% of the read ceiling, cold), the fastest fixed shape within 1% at
-// 2^22..2^30; since fd692a1 the binned entry has <256, 32> at 2^19..2^21 and <128, 16> below 2^11.5.
+// so it takes the 4 binned entry (above). Measured with them (at 7cae3e4): 943 us at 2^30 (97% of the
+// read ceiling, cold), the fastest fixed shape within 1% at 2^22..2^30; since fd692a1 the binned entry
+// has <256, 32> at 2^19..2^21 and <128, 16> below 2^11.5.
 template <>
 struct table<sm90_h200, 4, op_kind::exact> : table<sm90_h200, 4, op_kind::binned> {};
 // [/entry]
