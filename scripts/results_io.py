@@ -1,6 +1,6 @@
 """Reads results files whether stored plain or xz-compressed. bench/results keeps files over
-scripts/compress-results.sh's threshold as NAME.xz, so that the tracked tree fits the GPU machines'
-copy; logs and older documents still name NAME, so either name opens whichever of the two exists.
+200 KiB as NAME.xz (test/results_cited.py); logs and commands may name NAME, so either name opens
+whichever of the two exists.
 
     from results_io import load_result, open_result
 """
