@@ -1,4 +1,4 @@
-// The binned sum's arithmetic (detail/binned_sum.cuh, reproducible_plus) on the host, where it runs
+// The binned sum's arithmetic (exact/binned_sum.cuh, reproducible_plus) on the host, where it runs
 // the same code as on the device but for the atomics: items deposited into states in runs of random
 // length (some longer than the count's bound, so that levels normalize into their carries), the states
 // merged in random orders or added to finish::atomic's bins, and the result against what the docs
@@ -6,7 +6,7 @@
 // of the exact sum. Runs in CI (no GPU).
 #include <doctest/doctest.h>
 
-#include <cascade/detail/binned_small_sum.cuh>
+#include <cascade/exact/binned_small_sum.cuh>
 
 #include <algorithm>
 #include <cfloat>

@@ -1,13 +1,13 @@
 // The exact sum's arithmetic on the host, where it runs the same code paths as on the device but for
 // the truncation (fmod) and the spill (plain additions): the double-level accumulator
-// (detail/exact_sum.cuh: double and int32 items) and the float grid's (detail/binned_small_sum.cuh
+// (exact/exact_sum.cuh: double and int32 items) and the float grid's (exact/binned_small_sum.cuh
 // with its spill: float, half, bfloat16 items). Items deposited into states in random groups (one by
 // one or in batches, as the tile loop does), the states merged in random orders or added to the spill
 // as finish::atomic does, and the result against the independent reference
 // (support/exact_reference.cpp), bitwise. Runs in CI (no GPU).
 #include <doctest/doctest.h>
 
-#include <cascade/detail/binned_small_sum.cuh>
+#include <cascade/exact/binned_small_sum.cuh>
 
 #include <cfloat>
 #include <cmath>

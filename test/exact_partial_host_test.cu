@@ -1,4 +1,4 @@
-// Exact and binned sums made apart and added as integers (detail/exact_partial.cuh: what the ranks of
+// Exact and binned sums made apart and added as integers (exact/exact_partial.cuh: what the ranks of
 // a distributed exact_plus / reproducible_plus exchange), on the host, where the accumulators run the
 // same code as on the device but for the atomics. Items split into "ranks" of random sizes (some
 // empty), each rank's items folded as a device call would (runs into states, merged in a random
@@ -8,7 +8,7 @@
 // reproducible_plus), which is what one call over all the items gives. Runs in CI (no GPU).
 #include <doctest/doctest.h>
 
-#include <cascade/detail/exact_partial.cuh>
+#include <cascade/exact/exact_partial.cuh>
 
 #include <algorithm>
 #include <cmath>

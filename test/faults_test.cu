@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
-#include <cascade/detail/scratch.cuh>
+#include <cascade/detail/runtime/scratch.cuh>
 #include <thrust/device_vector.h>
 
 #include <cstdint>

@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
 """cascade's layers, as docs/design.md draws them: each folder's headers include only what sits at its
-level or below. Reads the #include "..." lines of include/cascade (no compiler needed).
-  detail/   never tuning/, default_policy.cuh, tuned_policy.cuh, the entry points, a registry, or a
-            tree, finish or segment owner other than their tag.cuh;
-  tree/     never finish/, tuning/, the tuned policies or the entry points;
-  segment/  as tree/;
-  finish/   never tuning/, the tuned policies or the entry points;
-  tuning/   never the tuned policies or the entry points;
+level or below. Reads the #include "..." lines of include/cascade (no compiler needed). From the bottom:
+  detail/meta/     compile-time helpers: includes only detail/meta/;
+  the vocabulary   error.cuh, identity.cuh, indexed.cuh, ops.cuh, non_commutative.cuh, monoid.cuh:
+                   only detail/meta/ and each other;
+  detail/runtime/  host-side services (device, scratch, pinned, stream state, capture): only
+                   detail/meta/, detail/runtime/ and error.cuh;
+  detail/block/    warp and block primitives: only detail/meta/, detail/block/ and the vocabulary;
+  detail/kernel/   the tile loop, its inputs, sinks and kernels: those below, and the strategies' tag.cuh;
+  exact/           the exact and binned sums: detail/meta/, block/, kernel/, exact/ and the vocabulary;
+  tree/, segment/  never finish/, tuning/, detail/'s dispatch layer, the tuned policies or the entry points;
+  finish/          never tuning/, detail/'s dispatch layer, the tuned policies or the entry points;
+  detail/          (its own files: the dispatch layer) never tuning/, the entry points, a registry, or a
+                   tree, finish or segment owner other than their tag.cuh;
+  tuning/          never the tuned policies or the entry points;
   reduce.cuh (the entry points for a policy the caller names) never tuning/ or the tuned policies;
   tuned_policy.cuh (one table) never default_policy.cuh or tuning/gpus.cuh (every table);
   only distributed/ and distributed.cuh include distributed/ (it needs NCCL, which the rest does not).
+One test case: the headers that break a rule are listed.
 Usage: layers.py <include dir>"""
 import os, re, sys
 
@@ -19,11 +27,35 @@ entry_points = {'reduce.cuh', 'default_policy.cuh', 'tuned_policy.cuh', 'arg_red
                 'segmented_transform_reduce.cuh'}
 
 
+vocabulary = {'error.cuh', 'identity.cuh', 'indexed.cuh', 'ops.cuh', 'non_commutative.cuh', 'monoid.cuh'}
+tags = {'tree/tag.cuh', 'finish/tag.cuh', 'segment/tag.cuh'}
+below = {  # what a lower layer's headers may include: folders (ending in /) and files
+    'detail/meta/': {'detail/meta/'},
+    'vocabulary': {'detail/meta/'} | vocabulary,
+    'detail/runtime/': {'detail/meta/', 'detail/runtime/', 'error.cuh'},
+    'detail/block/': {'detail/meta/', 'detail/block/'} | vocabulary,
+    'detail/kernel/': {'detail/meta/', 'detail/runtime/', 'detail/block/', 'detail/kernel/'} | vocabulary | tags,
+    'exact/': {'detail/meta/', 'detail/block/', 'detail/kernel/', 'exact/'} | vocabulary,
+}
+dispatch_layer = lambda t: t.startswith('detail/') and t.count('/') == 1
+
+
+def layer_of(header):
+    if header in vocabulary:
+        return 'vocabulary'
+    return next((l for l in below if l.endswith('/') and header.startswith(l)), None)
+
+
 def forbidden(header, target):
     """Why `header` (relative to include/cascade) may not include `target` (normalized), or None."""
+    layer = layer_of(header)
+    if layer and not any(target == b or (b.endswith('/') and target.startswith(b)) for b in below[layer]):
+        return '%s may include only %s' % (layer if layer != 'vocabulary' else 'the vocabulary', ', '.join(sorted(below[layer])))
     folder = header.split('/')[0] if '/' in header else ''
     top = target if '/' not in target else None
-    if folder == 'detail':
+    if folder in ('tree', 'segment', 'finish') and dispatch_layer(target):
+        return 'strategies sit below the dispatch layer'
+    if folder == 'detail' and dispatch_layer(header):
         if target.startswith('tuning/') or top in entry_points:
             return 'detail/ sits below tuning and the entry points'
         if target.endswith('/all.cuh'):
@@ -51,24 +83,22 @@ def forbidden(header, target):
     return None
 
 
-passed = failed = 0
+checked, broken = 0, []
 for dirpath, _, files in sorted(os.walk(root)):
     for f in sorted(files):
         if not f.endswith('.cuh'):
             continue
         path = os.path.join(dirpath, f)
         header = os.path.relpath(path, root)
-        bad = []
+        checked += 1
         for m in re.finditer(r'^#include "([^"]+)"', open(path).read(), re.M):
             target = os.path.relpath(os.path.normpath(os.path.join(os.path.dirname(path), m.group(1))), root)
             why = forbidden(header, target)
             if why:
-                bad.append('%s (%s)' % (target, why))
-        ok = not bad
-        passed += ok
-        failed += not ok
-        if not ok:
-            print('[FAIL] %s includes %s' % (header, '; '.join(bad)))
-print('%d headers checked' % (passed + failed))
-print('[doctest] test cases: %d | %d passed | %d failed | 0 skipped' % (passed + failed, passed, failed))
-sys.exit(1 if failed else 0)
+                broken.append('%s includes %s (%s)' % (header, target, why))
+print('%d headers checked' % checked)
+for b in broken:
+    print('[FAIL] ' + b)
+ok = not broken
+print('[doctest] test cases: 1 | %d passed | %d failed | 0 skipped' % (ok, not ok))
+sys.exit(0 if ok else 1)

@@ -5,7 +5,7 @@
 #include <cascade/monoid.cuh>
 #include <cascade/non_commutative.cuh>
 #include <cascade/ops.cuh>
-#include <cascade/detail/atomics.cuh>
+#include <cascade/detail/block/atomics.cuh>
 #include <cascade/tree/redux.cuh>
 #include <cascade/tuning/table.cuh>
 

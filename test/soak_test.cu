@@ -11,8 +11,8 @@
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
-#include <cascade/detail/scratch.cuh>
-#include <cascade/detail/stream_state.cuh>
+#include <cascade/detail/runtime/scratch.cuh>
+#include <cascade/detail/runtime/stream_state.cuh>
 #include <thrust/device_vector.h>
 
 #include <algorithm>

@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "detail/input_iterators.cuh"
+#include "detail/kernel/input_iterators.cuh"
 #include "indexed.cuh"
 #include "ops.cuh"
 #include "policy.cuh"

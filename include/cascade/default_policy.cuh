@@ -22,7 +22,7 @@
 #include <iterator>
 #include <vector>
 
-#include "detail/device.cuh"
+#include "detail/runtime/device.cuh"
 #include "detail/dispatch.cuh"
 #include "policy.cuh"
 #include "reduce.cuh"

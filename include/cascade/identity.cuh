@@ -9,7 +9,7 @@
 // minimum_number and maximum_number the canonical NaN (floating point; integers as minimum, maximum),
 // logical_and true, logical_or false (as T: 1 and 0; neutral up to truth value), and for integers
 // only bit_and ~0, bit_or 0, bit_xor 0; and for CCCL's function objects of those names
-// (cuda::std::plus<>, cuda::minimum<T>, thrust::maximum<T>, ...: detail/known_op.cuh) the same.
+// (cuda::std::plus<>, cuda::minimum<T>, thrust::maximum<T>, ...: detail/meta/known_op.cuh) the same.
 // Specialize identity<YourOp, T> (a static value()) for your
 // own ops, or pair an op with its identity at the call with cascade::monoid (monoid.cuh).
 // cascade needs no identity to reduce: it is what reduce(policy, first, last, op) starts from, and
@@ -23,12 +23,12 @@
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
-#include "detail/float_order.cuh"
-#include "detail/known_op.cuh"
+#include "detail/meta/float_order.cuh"
+#include "detail/meta/known_op.cuh"
 
 namespace cascade {
 
-// cascade's ops (ops.cuh) are declared in detail/known_op.cuh.
+// cascade's ops (ops.cuh) are declared in detail/meta/known_op.cuh.
 
 namespace detail {
 
@@ -128,7 +128,7 @@ struct identity<bit_xor, T, cuda::std::enable_if_t<detail::is_bitwise_v<T>>> {
 };
 
 // CCCL's function objects (cuda::std::plus<>, cuda::minimum<>, thrust::plus<T>, ...): the identity of
-// the cascade op they compute (detail/known_op.cuh).
+// the cascade op they compute (detail/meta/known_op.cuh).
 template <class Op, class T>
 struct identity<Op, T, cuda::std::enable_if_t<detail::is_cccl_op_v<Op, T>>> : identity<detail::known_op_t<Op, T>, T> {};
 

@@ -8,13 +8,13 @@
 // use them and gives the same index. Over float, double, __half and __nv_bfloat16 a NaN ranks before
 // every number (the first NaN wins, as numpy's argmin and argmax: the value returned is that item,
 // its bits unchanged) and -0 before +0 for argmin (+0 before -0 for argmax), so argmin's value is
-// bitwise what cascade::minimum gives, but for the NaN's bits (detail/float_order.cuh). Other types
+// bitwise what cascade::minimum gives, but for the NaN's bits (detail/meta/float_order.cuh). Other types
 // rank by operator<.
 #pragma once
 
 #include <cuda/std/cstdint>
 
-#include "detail/float_order.cuh"
+#include "detail/meta/float_order.cuh"
 
 namespace cascade {
 

@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "detail/scratch.cuh"
+#include "detail/runtime/scratch.cuh"
 
 namespace cascade {
 

@@ -25,8 +25,8 @@
 #include <string>
 #include <type_traits>
 
-#include "detail/capture.cuh"
-#include "detail/scratch_source.cuh"
+#include "detail/runtime/capture.cuh"
+#include "detail/runtime/scratch_source.cuh"
 #include "error.cuh"
 
 namespace cascade {
@@ -91,7 +91,7 @@ class memory_pool_resource {
 
 namespace detail {
 
-// `resource` as a scratch_source (detail/scratch_source.cuh) for the length of one call.
+// `resource` as a scratch_source (detail/runtime/scratch_source.cuh) for the length of one call.
 template <stream_ordered_resource R>
 scratch_source resource_scratch_source(R& resource) {
   using resource_type = std::remove_cv_t<R>;

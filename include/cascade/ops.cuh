@@ -11,7 +11,7 @@
 
 #include <cuda/std/type_traits>
 
-#include "detail/float_order.cuh"
+#include "detail/meta/float_order.cuh"
 #include "identity.cuh"
 
 namespace cascade {
@@ -31,7 +31,7 @@ struct multiplies {
 };
 
 // minimum / maximum. Over float, double, __half and __nv_bfloat16 they are IEEE 754-2019's minimum and
-// maximum: NaN if either operand is NaN (one canonical NaN), -0 below +0 (detail/float_order.cuh),
+// maximum: NaN if either operand is NaN (one canonical NaN), -0 below +0 (detail/meta/float_order.cuh),
 // so they are associative and commutative on every value and no policy changes the result. Over
 // other types: b < a ? b : a (a < b ? b : a), the first operand on ties.
 struct minimum {

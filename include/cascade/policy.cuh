@@ -11,7 +11,7 @@
 
 #include <cuda/std/type_traits>
 
-#include "detail/arch.cuh"
+#include "detail/meta/arch.cuh"
 #include "finish/tag.cuh"
 #include "tree/tag.cuh"
 

@@ -27,11 +27,11 @@
 
 #include <vector>
 
-#include "detail/capture.cuh"
+#include "detail/runtime/capture.cuh"
 #include "detail/dispatch.cuh"
-#include "detail/pinned.cuh"
-#include "detail/scratch.cuh"
-#include "detail/stream_state.cuh"
+#include "detail/runtime/pinned.cuh"
+#include "detail/runtime/scratch.cuh"
+#include "detail/runtime/stream_state.cuh"
 #include "error.cuh"
 #include "policy.cuh"
 #include "reduce.cuh"

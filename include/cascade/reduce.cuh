@@ -30,7 +30,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "detail/arguments.cuh"
+#include "detail/kernel/arguments.cuh"
 #include "detail/dispatch.cuh"
 #include "detail/host_result.cuh"
 #include "error.cuh"

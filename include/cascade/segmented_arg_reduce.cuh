@@ -11,7 +11,7 @@
 #include <cuda/std/cstdint>
 
 #include "arg_reduce.cuh"
-#include "detail/input_iterators.cuh"
+#include "detail/kernel/input_iterators.cuh"
 #include "detail/segment_views.cuh"
 #include "identity.cuh"
 #include "indexed.cuh"

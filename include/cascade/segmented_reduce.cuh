@@ -77,7 +77,7 @@ template <class Policy, class It, class Segments, class OutIt, class T, class Op
 void run_segmented(Policy const& policy, It first, Segments segments, long long num_segments, segment_stats stats,
                    OutIt d_out, T init, Op op) {
   if constexpr (is_cccl_op_v<Op, T>) {
-    // CCCL's ops run as the cascade op they name, as in reduce (detail/known_op.cuh)
+    // CCCL's ops run as the cascade op they name, as in reduce (detail/meta/known_op.cuh)
     run_segmented(policy, first, segments, num_segments, stats, d_out, init, known_op_t<Op, T>{});
   } else if constexpr (std::is_same_v<Policy, default_policy>) {
     run_default_segments(first, segments, num_segments, stats, d_out, init, op, policy.stream());

@@ -14,8 +14,8 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "detail/exact_sum.cuh"
-#include "detail/input_iterators.cuh"
+#include "exact/exact_sum.cuh"
+#include "detail/kernel/input_iterators.cuh"
 #include "memory_resource.cuh"
 #include "policy.cuh"
 #include "reduce.cuh"

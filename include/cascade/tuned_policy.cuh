@@ -42,7 +42,7 @@ inline constexpr bool is_policy_v<tuned_policy<Class>> = true;
 namespace cascade::detail {
 
 // The item type the tables are keyed on: the iterator's value type; for the views transform_reduce and
-// argmin read through (detail/input_iterators.cuh), the type they read; else the accumulator's.
+// argmin read through (detail/kernel/input_iterators.cuh), the type they read; else the accumulator's.
 template <class It, class T>
 struct table_item {
   using type = T;

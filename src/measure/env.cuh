@@ -1,7 +1,7 @@
 // src/measure/env.cuh: what a results file records about where it was measured.
 #pragma once
 
-#include <cascade/detail/device.cuh>
+#include <cascade/detail/runtime/device.cuh>
 #include <cascade/error.cuh>
 
 #include "cli.hpp"

@@ -2,7 +2,7 @@
 // has given back what it does not use, so only memory really held counts.
 #pragma once
 
-#include <cascade/detail/scratch.cuh>
+#include <cascade/detail/runtime/scratch.cuh>
 #include <cascade/error.cuh>
 
 #include <cstddef>

@@ -4,7 +4,7 @@
 // and builds one program per tree or finish, which picks its strategy by index from these lists.
 #pragma once
 
-#include <cascade/detail/type_list.cuh>
+#include <cascade/detail/meta/type_list.cuh>
 #include <cascade/finish/all.cuh>
 #include <cascade/tree/all.cuh>
 

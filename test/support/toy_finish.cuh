@@ -6,8 +6,8 @@
 
 #include <cstddef>
 
-#include <cascade/detail/kernels.cuh>
-#include <cascade/detail/sinks.cuh>
+#include <cascade/detail/kernel/kernels.cuh>
+#include <cascade/detail/kernel/sinks.cuh>
 #include <cascade/finish/tag.cuh>
 
 namespace cascade_test {

@@ -4,7 +4,7 @@
 // non_commutative_test) like cascade's own.
 #pragma once
 
-#include <cascade/detail/shared_array.cuh>
+#include <cascade/detail/block/shared_array.cuh>
 #include <cascade/tree/tag.cuh>
 
 namespace cascade_test {

@@ -24,18 +24,18 @@
 #include "../ops.cuh"
 #include "../policy.cuh"
 #include "../tree/tag.cuh"
-#include "arch.cuh"
-#include "device.cuh"
-#include "binned_small_sum.cuh"
-#include "binned_sum.cuh"
-#include "exact_sum.cuh"
-#include "kernels.cuh"
-#include "memory_check.cuh"
-#include "op_call.cuh"
-#include "scratch.cuh"
-#include "scratch_source.cuh"
-#include "sinks.cuh"
-#include "stream_state.cuh"
+#include "meta/arch.cuh"
+#include "runtime/device.cuh"
+#include "../exact/binned_small_sum.cuh"
+#include "../exact/binned_sum.cuh"
+#include "../exact/exact_sum.cuh"
+#include "kernel/kernels.cuh"
+#include "runtime/memory_check.cuh"
+#include "meta/op_call.cuh"
+#include "runtime/scratch.cuh"
+#include "runtime/scratch_source.cuh"
+#include "kernel/sinks.cuh"
+#include "runtime/stream_state.cuh"
 
 namespace cascade::detail {
 
@@ -150,7 +150,7 @@ struct policy_dispatch {
 };
 
 // exact_plus and reproducible_plus: the call runs with the op's accumulator as T (exact_plus: the exact
-// sum, detail/exact_sum.cuh; reproducible_plus: the binned sum, detail/binned_sum.cuh), its op, and a
+// sum, exact/exact_sum.cuh; reproducible_plus: the binned sum, exact/binned_sum.cuh), its op, and a
 // writer that rounds the final state into d_out, over a zeroed area (exact_plus's spill, the binned
 // sum's atomic bins): the stream's own (stream_state.cuh), which the rounding zeroes again, else one in
 // scratch and a memset.
@@ -165,7 +165,7 @@ struct exact_call {
                 "or integers of at most 32 bits (transform_reduce: the transform's result)");
   static constexpr bool is_binned = cuda::std::is_same_v<Op, reproducible_plus>;
   // Items that are floats exactly (float, half, bfloat16, integers of at most 16 bits) take the
-  // float-grid accumulator (float arithmetic, detail/binned_small_sum.cuh) for both ops: exact_plus's
+  // float-grid accumulator (float arithmetic, exact/binned_small_sum.cuh) for both ops: exact_plus's
   // spills what reproducible_plus's drops.
   static constexpr bool is_small = binned::is_small_item_v<item>;
   static constexpr int levels = is_binned ? binned::levels_for<item> : exact::levels_for<item>;
@@ -228,7 +228,7 @@ void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, O
 template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
   if constexpr (is_cccl_op_v<Op, T>) {
-    // CCCL's function objects run as the cascade op they name (detail/known_op.cuh): cuda::minimum's
+    // CCCL's function objects run as the cascade op they name (detail/meta/known_op.cuh): cuda::minimum's
     // `a < b ? a : b` depends on the grouping once NaN is in the data; cascade::minimum does not.
     dispatch_reduce_into(policy, first, n, d_out, init, known_op_t<Op, T>{});
   } else if constexpr (is_exact_op_v<Op>) {

@@ -11,14 +11,14 @@
 #include <stdexcept>
 
 #include "../error.cuh"
-#include "capture.cuh"
-#include "device.cuh"
+#include "runtime/capture.cuh"
+#include "runtime/device.cuh"
 #include "dispatch.cuh"
-#include "pinned.cuh"
+#include "runtime/pinned.cuh"
 
 namespace cascade::detail {
 
-// Where reduce() has the device write its result: a page-locked host block (detail/pinned.cuh) that
+// Where reduce() has the device write its result: a page-locked host block (detail/runtime/pinned.cuh) that
 // the device writes through the unified address space, [ready flag | result]. The final store of
 // every finish goes through this iterator, which writes the value, fences at system scope and then
 // raises the flag, so the host can spin on the flag instead of waiting for the stream to drain. An

@@ -10,7 +10,7 @@
 #include <iterator>
 
 #include "../indexed.cuh"
-#include "sinks.cuh"
+#include "kernel/sinks.cuh"
 
 namespace cascade::detail {
 

@@ -17,14 +17,14 @@
 #include "../error.cuh"
 #include "../segment/tag.cuh"
 #include "../tree/tag.cuh"
-#include "allocation.cuh"
-#include "capture.cuh"
-#include "device.cuh"
-#include "known_op.cuh"
-#include "memory_check.cuh"
-#include "op_call.cuh"
-#include "scratch.cuh"
-#include "segments.cuh"
+#include "runtime/allocation.cuh"
+#include "runtime/capture.cuh"
+#include "runtime/device.cuh"
+#include "meta/known_op.cuh"
+#include "runtime/memory_check.cuh"
+#include "meta/op_call.cuh"
+#include "runtime/scratch.cuh"
+#include "kernel/segments.cuh"
 
 namespace cascade::detail {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "../detail/arguments.cuh"
+#include "../detail/kernel/arguments.cuh"
 #include "../indexed.cuh"
 #include "../ops.cuh"
 #include "../policy.cuh"

@@ -19,7 +19,7 @@
 
 #include <cuda/std/type_traits>
 
-#include "../detail/type_list.cuh"
+#include "../detail/meta/type_list.cuh"
 
 namespace cascade::collective {
 

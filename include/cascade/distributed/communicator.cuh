@@ -27,7 +27,7 @@
 #include <thread>
 #include <vector>
 
-#include "../detail/scoped_device.cuh"
+#include "../detail/runtime/scoped_device.cuh"
 #include "../error.cuh"
 #include "nccl_error.cuh"
 

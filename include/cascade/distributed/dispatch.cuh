@@ -27,13 +27,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "../detail/capture.cuh"
-#include "../detail/device.cuh"
+#include "../detail/runtime/capture.cuh"
+#include "../detail/runtime/device.cuh"
 #include "../detail/host_result.cuh"
-#include "../detail/memory_check.cuh"
-#include "../detail/pinned.cuh"
-#include "../detail/scoped_device.cuh"
-#include "../detail/scratch.cuh"
+#include "../detail/runtime/memory_check.cuh"
+#include "../detail/runtime/pinned.cuh"
+#include "../detail/runtime/scoped_device.cuh"
+#include "../detail/runtime/scratch.cuh"
 #include "../error.cuh"
 #include "communicator.cuh"
 #include "nccl_error.cuh"

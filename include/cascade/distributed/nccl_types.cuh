@@ -4,8 +4,8 @@
 // Types: 8-, 32- and 64-bit integers, __half, float, double, __nv_bfloat16 (by size and signedness for
 // the integers, so long and long long both map to ncclInt64). Ops: cascade's plus and multiplies over
 // all of them, minimum and maximum over the integers, and CCCL's functors of those names
-// (detail/known_op.cuh). NCCL's floating minimum and maximum drop NaN (as fminf / fmaxf) and may
-// return either zero, where cascade's propagate NaN and order -0 below +0 (detail/float_order.cuh):
+// (detail/meta/known_op.cuh). NCCL's floating minimum and maximum drop NaN (as fminf / fmaxf) and may
+// return either zero, where cascade's propagate NaN and order -0 below +0 (detail/meta/float_order.cuh):
 // floating minimum and maximum meet through the all-gather, which folds with cascade's op.
 #pragma once
 
@@ -15,8 +15,8 @@
 
 #include <cuda/std/type_traits>
 
-#include "../detail/float_order.cuh"
-#include "../detail/known_op.cuh"
+#include "../detail/meta/float_order.cuh"
+#include "../detail/meta/known_op.cuh"
 
 namespace cascade::detail {
 

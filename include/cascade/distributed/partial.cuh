@@ -12,8 +12,8 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-#include "../detail/kernels.cuh"
-#include "../detail/sinks.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/kernel/sinks.cuh"
 #include "../identity.cuh"
 #include "../indexed.cuh"
 #include "../non_commutative.cuh"

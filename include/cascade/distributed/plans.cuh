@@ -5,7 +5,7 @@
 //               transform, none for reduce); rank 0 starts from init, the others from the op's
 //               identity, or, for an op without one, from "none" (maybe<T>, partial.cuh).
 //   exact_plan  exact_plus and reproducible_plus: each rank's sum as integers (its area, with its final
-//               state added: detail/exact_partial.cuh), gathered, added and rounded once with init on
+//               state added: exact/exact_partial.cuh), gathered, added and rounded once with init on
 //               every rank: bitwise what one GPU gives for the concatenated data.
 //   arg_plan    argmin and argmax: {index, value} pairs whose indices the fold makes global.
 // plan_for picks value_plan or exact_plan by the op.
@@ -16,11 +16,11 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-#include "../detail/arguments.cuh"
+#include "../detail/kernel/arguments.cuh"
 #include "../detail/dispatch.cuh"
-#include "../detail/exact_partial.cuh"
-#include "../detail/input_iterators.cuh"
-#include "../detail/known_op.cuh"
+#include "../exact/exact_partial.cuh"
+#include "../detail/kernel/input_iterators.cuh"
+#include "../detail/meta/known_op.cuh"
 #include "../identity.cuh"
 #include "../indexed.cuh"
 #include "collective.cuh"

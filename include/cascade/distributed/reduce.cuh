@@ -31,7 +31,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "../detail/arguments.cuh"
+#include "../detail/kernel/arguments.cuh"
 #include "../ops.cuh"
 #include "../policy.cuh"
 #include "collective.cuh"

@@ -3,8 +3,8 @@
 // names (the lines between the registry markers), so adding a finish is its header plus one line here.
 #pragma once
 
-#include "../detail/arch.cuh"
-#include "../detail/type_list.cuh"
+#include "../detail/meta/arch.cuh"
+#include "../detail/meta/type_list.cuh"
 #include "atomic.cuh"
 #include "cluster.cuh"
 #include "cooperative.cuh"
@@ -30,7 +30,7 @@ using all = detail::type_list<
     // registry:end
     >;
 
-// The ones with their own code in some target of this translation unit (detail/arch.cuh): what
+// The ones with their own code in some target of this translation unit (detail/meta/arch.cuh): what
 // programs compiled for older architectures only iterate (naming the others does not compile there).
 using compiled = detail::filter_t<all, detail::is_compiled>;
 

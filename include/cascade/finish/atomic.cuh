@@ -21,11 +21,11 @@
 
 #include <cstring>
 
-#include "../detail/atomics.cuh"
-#include "../detail/grid.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/math.cuh"
-#include "../detail/scratch.cuh"
+#include "../detail/block/atomics.cuh"
+#include "../detail/kernel/grid.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/meta/math.cuh"
+#include "../detail/runtime/scratch.cuh"
 #include "../policy.cuh"
 #include "../tree/shuffle.cuh"
 #include "tag.cuh"

@@ -17,11 +17,11 @@
 
 #include <cooperative_groups.h>
 
-#include "../detail/device.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/math.cuh"
-#include "../detail/shared_array.cuh"
-#include "../detail/warp_reduce.cuh"
+#include "../detail/runtime/device.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/meta/math.cuh"
+#include "../detail/block/shared_array.cuh"
+#include "../detail/block/warp_reduce.cuh"
 #include "last_block.cuh"
 #include "tag.cuh"
 

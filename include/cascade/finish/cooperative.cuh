@@ -12,10 +12,10 @@
 
 #include <cstddef>
 
-#include "../detail/grid.cuh"
-#include "../detail/l2_reader.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/scratch.cuh"
+#include "../detail/kernel/grid.cuh"
+#include "../detail/block/l2_reader.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/runtime/scratch.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {

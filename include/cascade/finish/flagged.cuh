@@ -14,7 +14,7 @@
 // Forward progress: only the block that arrived last waits, and only on blocks that arrived before
 // it, so every block it waits on has started and finishes without it (as in decoupled look-back).
 //
-// Launches: 1 kernel; the arrival count and the flags are the stream's own (detail/stream_state.cuh).
+// Launches: 1 kernel; the arrival count and the flags are the stream's own (detail/runtime/stream_state.cuh).
 // A call made while its stream is being captured into a graph, or whose grid's words outgrow the
 // stream's room, uses zeroed scratch instead. Grid: sized to fill the device once, blocks looping
 // over tiles. Deterministic: the partials are folded in block order, whichever block polls.
@@ -24,10 +24,10 @@
 
 #include <cstddef>
 
-#include "../detail/grid.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/scratch.cuh"
-#include "../detail/stream_state.cuh"
+#include "../detail/kernel/grid.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/runtime/scratch.cuh"
+#include "../detail/runtime/stream_state.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {
@@ -109,7 +109,7 @@ __device__ T fold_flagged(typename block_reduce<Tree, BlockSize, T>::storage& st
     }
   }
   int const num_valid = static_cast<int>((count + run - 1) / run);
-  if constexpr (requires(T& v) { op.align_block(v, true); })  // (detail/thread_fold.cuh's tile_loop says why)
+  if constexpr (requires(T& v) { op.align_block(v, true); })  // (detail/kernel/tile_loop.cuh's tile_loop says why)
     op.align_block(acc, static_cast<int>(threadIdx.x) < num_valid);
   return block_reduce<Tree, BlockSize, T>{}(storage, acc, num_valid, op);
 }

@@ -19,11 +19,11 @@
 
 #include <cuda/std/type_traits>
 
-#include "../detail/capture.cuh"
-#include "../detail/grid.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/pinned.cuh"
-#include "../detail/scratch.cuh"
+#include "../detail/runtime/capture.cuh"
+#include "../detail/kernel/grid.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/runtime/pinned.cuh"
+#include "../detail/runtime/scratch.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {

@@ -5,7 +5,7 @@
 // designs use the same fence-then-flag idea).
 //
 // Launches: 1 kernel, and nothing else is enqueued: the ticket and the room for partials are the
-// stream's own (detail/stream_state.cuh), and the last block zeroes the ticket again for the next call
+// stream's own (detail/runtime/stream_state.cuh), and the last block zeroes the ticket again for the next call
 // on that stream. A call made while its stream is being captured into a graph uses scratch instead
 // and zeroes its ticket with a memset first, since a graph may be replayed on several streams at
 // once; so does a grid whose partials outgrow the stream's room. Grid: sized to fill the device once,
@@ -17,12 +17,12 @@
 
 #include <cstddef>
 
-#include "../detail/grid.cuh"
-#include "../detail/l2_reader.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/scratch.cuh"
-#include "../detail/stream_state.cuh"
-#include "../detail/warp_reduce.cuh"
+#include "../detail/kernel/grid.cuh"
+#include "../detail/block/l2_reader.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/runtime/scratch.cuh"
+#include "../detail/runtime/stream_state.cuh"
+#include "../detail/block/warp_reduce.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {

@@ -16,9 +16,9 @@
 #include <cstddef>
 #include <utility>
 
-#include "../detail/kernels.cuh"
-#include "../detail/math.cuh"
-#include "../detail/scratch.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/meta/math.cuh"
+#include "../detail/runtime/scratch.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {

@@ -22,7 +22,7 @@
 
 #include <cuda/std/type_traits>
 
-#include "../detail/type_list.cuh"
+#include "../detail/meta/type_list.cuh"
 #include "../non_commutative.cuh"
 
 namespace cascade::finish {
@@ -38,7 +38,7 @@ struct tag {
   // Whether its launch waits for kernels on other streams (finish::cooperative: its whole grid must be
   // resident at once). default_policy never names such a finish (tuning/table.cuh checks).
   static constexpr bool waits_for_other_streams = false;
-  // Whether it keeps state per stream between calls (detail/stream_state.cuh).
+  // Whether it keeps state per stream between calls (detail/runtime/stream_state.cuh).
   static constexpr bool uses_stream_state = false;
   // The oldest compute capability (x 10) on which it runs its own code path; older devices take the
   // fallback its header names (finish::cluster: finish::last_block below 9.0).

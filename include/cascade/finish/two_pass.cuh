@@ -8,9 +8,9 @@
 
 #include <cstddef>
 
-#include "../detail/grid.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/scratch.cuh"
+#include "../detail/kernel/grid.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/runtime/scratch.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {

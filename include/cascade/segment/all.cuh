@@ -2,7 +2,7 @@
 // segmented default iterate this list, so adding an owner is its header plus one line here.
 #pragma once
 
-#include "../detail/type_list.cuh"
+#include "../detail/meta/type_list.cuh"
 #include "binned.cuh"
 #include "block.cuh"
 #include "blocks.cuh"

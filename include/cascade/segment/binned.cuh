@@ -13,11 +13,11 @@
 
 #include <cstddef>
 
-#include "../detail/device.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/scratch.cuh"
-#include "../detail/segment_binned.cuh"
-#include "../detail/segment_kernels.cuh"
+#include "../detail/runtime/device.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/runtime/scratch.cuh"
+#include "binned_kernels.cuh"
+#include "kernels.cuh"
 #include "tag.cuh"
 
 namespace cascade::segment {

@@ -3,9 +3,9 @@
 // segments of about a thousand items up to a few hundred thousand, or fewer when there are many.
 #pragma once
 
-#include "../detail/device.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/segment_kernels.cuh"
+#include "../detail/runtime/device.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "kernels.cuh"
 #include "tag.cuh"
 
 namespace cascade::segment {

@@ -6,10 +6,10 @@
 // scratch array (segments x parts values): for long segments only.
 #pragma once
 
-#include "../detail/device.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/scratch.cuh"
-#include "../detail/segment_kernels.cuh"
+#include "../detail/runtime/device.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/runtime/scratch.cuh"
+#include "kernels.cuh"
 #include "tag.cuh"
 
 namespace cascade::segment {

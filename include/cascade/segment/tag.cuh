@@ -8,7 +8,7 @@
 //   static void run(It first, Segments segments, long long num_segments, long long longest, OutIt d_out,
 //                   T init, Op op, cudaStream_t stream);
 //
-// where segments(s) gives segment s's [begin, end) (detail/segments.cuh; begin >= end is empty),
+// where segments(s) gives segment s's [begin, end) (detail/kernel/segments.cuh; begin >= end is empty),
 // `longest` bounds a segment's length (-1: unknown) and d_out[s] gets init op (the segment's items, in
 // order). cascade's owners are listed once, in segment/all.cuh.
 #pragma once

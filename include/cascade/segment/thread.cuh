@@ -3,9 +3,9 @@
 // across threads. A segment of many items is one thread's serial loop: use a wider owner there.
 #pragma once
 
-#include "../detail/device.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/segment_kernels.cuh"
+#include "../detail/runtime/device.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "kernels.cuh"
 #include "tag.cuh"
 
 namespace cascade::segment {

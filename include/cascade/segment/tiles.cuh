@@ -12,11 +12,11 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "../detail/device.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/scratch.cuh"
-#include "../detail/segment_tiles.cuh"
-#include "../detail/segments.cuh"
+#include "../detail/runtime/device.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/runtime/scratch.cuh"
+#include "tiles_kernels.cuh"
+#include "../detail/kernel/segments.cuh"
 #include "binned.cuh"
 #include "tag.cuh"
 

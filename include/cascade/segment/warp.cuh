@@ -5,9 +5,9 @@
 // short segments.
 #pragma once
 
-#include "../detail/device.cuh"
-#include "../detail/kernels.cuh"
-#include "../detail/segment_kernels.cuh"
+#include "../detail/runtime/device.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "kernels.cuh"
 #include "tag.cuh"
 
 namespace cascade::segment {

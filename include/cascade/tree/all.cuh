@@ -4,8 +4,8 @@
 // tree::by_commutativity is a chooser over two of these, not a tree of its own, and is not listed.
 #pragma once
 
-#include "../detail/arch.cuh"
-#include "../detail/type_list.cuh"
+#include "../detail/meta/arch.cuh"
+#include "../detail/meta/type_list.cuh"
 #include "by_commutativity.cuh"
 #include "cub_block.cuh"
 #include "interleaved.cuh"
@@ -34,7 +34,7 @@ using all = detail::type_list<
     // registry:end
     >;
 
-// The ones with their own code in some target of this translation unit (detail/arch.cuh): what
+// The ones with their own code in some target of this translation unit (detail/meta/arch.cuh): what
 // programs compiled for older architectures only iterate (naming the others does not compile there).
 using compiled = detail::filter_t<all, detail::is_compiled>;
 

@@ -11,7 +11,7 @@
 // Each step combines a left neighbour with the right one: operand order is preserved.
 #pragma once
 
-#include "../detail/shared_tree.cuh"
+#include "../detail/block/shared_tree.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {

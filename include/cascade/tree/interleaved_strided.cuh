@@ -5,7 +5,7 @@
 // shared-memory bank conflicts, up to 16-way. Same pairs as `interleaved`: order is preserved.
 #pragma once
 
-#include "../detail/shared_tree.cuh"
+#include "../detail/block/shared_tree.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {

@@ -10,7 +10,7 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-#include "../detail/warp_reduce.cuh"
+#include "../detail/block/warp_reduce.cuh"
 #include "../ops.cuh"
 #include "tag.cuh"
 

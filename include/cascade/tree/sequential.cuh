@@ -11,7 +11,7 @@
 // Operands are reordered (a0 meets a4 first), so the op must be commutative as well as associative.
 #pragma once
 
-#include "../detail/shared_tree.cuh"
+#include "../detail/block/shared_tree.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {

@@ -7,7 +7,7 @@
 // shuffled in 4-byte words.
 #pragma once
 
-#include "../detail/warp_reduce.cuh"
+#include "../detail/block/warp_reduce.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {

@@ -15,7 +15,7 @@
 
 #include <cuda/std/type_traits>
 
-#include "../detail/type_list.cuh"
+#include "../detail/meta/type_list.cuh"
 #include "../non_commutative.cuh"
 
 namespace cascade::tree {

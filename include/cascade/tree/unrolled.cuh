@@ -3,11 +3,11 @@
 // The slides' kernel 6 ("completely unrolled", the templated switch over block sizes). The rounds'
 // strides are compile-time (the policy's BlockSize is the template parameter the slides switch over)
 // and unrolled, so a block of 256 compiles to exactly the rounds 128, 64 and the warp tail: no loop,
-// no stride arithmetic. Reorders operands (like `sequential`). detail/shared_tree.cuh holds the
+// no stride arithmetic. Reorders operands (like `sequential`). detail/block/shared_tree.cuh holds the
 // skeleton it shares with the other shared-memory trees.
 #pragma once
 
-#include "../detail/shared_tree.cuh"
+#include "../detail/block/shared_tree.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {

@@ -3,11 +3,11 @@
 //
 // The slides' kernel 5 ("unroll the last warp"), the blog ladder's warpReduce. Once 32 threads or fewer are
 // active, __syncthreads() is wasted on the other warps; one warp finishes alone. The seeds do it with
-// `volatile` and no barrier, a race since Volta; detail/warp_tail.cuh explains and fixes it with
+// `volatile` and no barrier, a race since Volta; detail/block/warp_tail.cuh explains and fixes it with
 // __syncwarp(). Reorders operands (like `sequential`).
 #pragma once
 
-#include "../detail/shared_tree.cuh"
+#include "../detail/block/shared_tree.cuh"
 #include "tag.cuh"
 
 namespace cascade::tree {

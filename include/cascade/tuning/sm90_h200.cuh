@@ -187,7 +187,7 @@ struct table<sm90_h200, 8, op_kind::exact> {
 // [/entry]
 
 // [entry 4 binned] written by hand, not tuned: reproducible_plus of float items (the float-arithmetic
-// binned sum, detail/binned_small_sum.cuh), from cascade-rivals --families exact --arg-shapes on an
+// binned sum, exact/binned_small_sum.cuh), from cascade-rivals --families exact --arg-shapes on an
 // H200 (2026-11-24, the code of e164c0e): the fastest fixed shape at each size, the exact
 // entry's cluster shape where it was faster (2^13..2^15). At 2^30: 948 us with <512, 16>, 97% of the
 // read ceiling (cold), against 1042 us with <512, 8>. Below 2^11.5 <128, 16> and from 2^19 to 2^21
@@ -206,7 +206,7 @@ struct table<sm90_h200, 4, op_kind::binned> {
 // [/entry]
 
 // [entry 4 exact] written by hand, not tuned: exact_plus of float items runs on the float grid's
-// accumulator as reproducible_plus does (detail/binned_small_sum.cuh, spilling what that one drops),
+// accumulator as reproducible_plus does (exact/binned_small_sum.cuh, spilling what that one drops),
 // so it takes the 4 binned entry (above). Measured with them (at 7cae3e4): 943 us at 2^30 (97% of the
 // read ceiling, cold), the fastest fixed shape within 1% at 2^22..2^30; since fd692a1 the binned entry
 // has <256, 32> at 2^19..2^21 and <128, 16> below 2^11.5.

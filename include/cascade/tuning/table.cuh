@@ -13,9 +13,9 @@
 //              CCCL's ops of those names: tuned_policy.cuh looks them up as detail::known_op_t), arg for
 //              argmin's, argmax's and minmax's ops (their {index, value} accumulators take more
 //              registers, and 1- and 2-byte items want more of them a thread), exact for
-//              exact_plus (whose accumulator, detail/exact_sum.cuh, is a few doubles and costs
+//              exact_plus (whose accumulator, exact/exact_sum.cuh, is a few doubles and costs
 //              arithmetic per item: other shapes win), binned for reproducible_plus (its accumulator,
-//              detail/binned_sum.cuh, is lighter again); any other op
+//              exact/binned_sum.cuh, is lighter again); any other op
 //              (non_commutative ones too) uses the sum ranges. A table without an arg entry for an
 //              item size uses its min_max entry (each table's partial specialization says so).
 //
@@ -26,8 +26,8 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-#include "../detail/device.cuh"
-#include "../detail/known_op.cuh"
+#include "../detail/runtime/device.cuh"
+#include "../detail/meta/known_op.cuh"
 #include "../indexed.cuh"
 #include "../ops.cuh"
 #include "../policy.cuh"

@@ -1,0 +1,173 @@
+// cascade/detail/kernel/input_iterators.cuh: the views the algorithms built on reduce read their input
+// through. Each offers a __device__ operator[], which is all the tile loop needs, and `read_type`, the
+// type of what it reads (default_policy's tables are keyed on it). Over a pointer that vector loads
+// suit, each also reads 16 bytes at a time (vector_input below), as reduce does over the pointer:
+// transform_reduce and argmin then read as fast as reduce.
+#pragma once
+
+#include <cuda/std/cstdint>
+#include <cuda/std/iterator>
+#include <cuda/std/type_traits>
+
+#include "../../indexed.cuh"
+#include "arg_scan.cuh"
+#include "vector_load.cuh"
+
+namespace cascade::detail {
+
+// transform(first[i]) as T: transform_reduce's input. T is named rather than deduced because the
+// host cannot ask an extended __device__ lambda for its return type.
+template <class It, class F, class T>
+struct transform_input {
+  using read_type = cuda::std::remove_cv_t<typename cuda::std::iterator_traits<It>::value_type>;
+  It first;
+  F transform;
+  template <class Offset>
+  __device__ T operator[](Offset i) const {
+    return static_cast<T>(transform(first[i]));
+  }
+};
+
+// {i, first[i]}: argmin's and argmax's input.
+template <class It, class T>
+struct indexed_input {
+  using read_type = cuda::std::remove_cv_t<typename cuda::std::iterator_traits<It>::value_type>;
+  It first;
+  template <class Offset>
+  __device__ indexed<T> operator[](Offset i) const {
+    return {static_cast<cuda::std::int64_t>(i), static_cast<T>(first[i])};
+  }
+};
+
+// {{i, first[i]}, {i, first[i]}}: minmax's input.
+template <class It, class T>
+struct minmax_input {
+  using read_type = cuda::std::remove_cv_t<typename cuda::std::iterator_traits<It>::value_type>;
+  It first;
+  template <class Offset>
+  __device__ minmax_result<T> operator[](Offset i) const {
+    indexed<T> const x{static_cast<cuda::std::int64_t>(i), static_cast<T>(first[i])};
+    return {x, x};
+  }
+};
+
+// ---- 16-byte loads through the views -----------------------------------------------------------
+
+// What the views over a pointer U* share: the pointer's loads; `View::item` makes the fold's item.
+template <class U, class View>
+struct vector_view {
+  using pointer = vector_input<U*>;
+  static constexpr bool enabled = pointer::enabled;
+  static constexpr int width = pointer::width;
+  using raw_type = typename pointer::raw_type;
+
+  template <class Offset>
+  __device__ static raw_type load(View const& view, Offset i) {
+    return pointer::load(view.first, i);
+  }
+  __host__ __device__ static bool aligned(View const& view) { return pointer::aligned(view.first); }
+};
+
+template <class U, class F, class T>
+struct vector_input<transform_input<U*, F, T>> : vector_view<U, transform_input<U*, F, T>> {
+  template <class Offset>
+  __device__ static T item(transform_input<U*, F, T> const& view,
+                           typename vector_view<U, transform_input<U*, F, T>>::raw_type const& v, int j, Offset) {
+    return static_cast<T>(view.transform(v.items[j]));
+  }
+};
+
+// argmin's, argmax's and minmax's views fold a vector by a scan for its first smallest (largest)
+// item (detail/kernel/arg_scan.cuh), then one comparison with the thread's value: a thread's items ascend by
+// index, so "strictly smaller" keeps the first occurrence, exactly as arg_min does item by item.
+template <class U, class T>
+struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>> {
+  using base = vector_view<U, indexed_input<U*, T>>;
+  template <class Offset>
+  __device__ static indexed<T> item(indexed_input<U*, T> const&, typename base::raw_type const& v, int j, Offset i) {
+    return {static_cast<cuda::std::int64_t>(i), static_cast<T>(v.items[j])};
+  }
+  template <class Offset, class Op>
+    requires(cuda::std::is_same_v<Op, arg_min> || cuda::std::is_same_v<Op, arg_max>)
+  __device__ static void fold(indexed<T>& acc, bool fresh, typename base::raw_type const& v, Offset i, Op) {
+    constexpr bool is_min = cuda::std::is_same_v<Op, arg_min>;
+    if constexpr (is_byte_integer_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      unsigned w[4];
+      words_of(v, w);
+      unsigned const key = byte_extremum<T, !is_min>(w);
+      T const x = byte_item<T>(key);
+      if (fresh || (is_min ? x < acc.value : acc.value < x))
+        acc = {static_cast<cuda::std::int64_t>(i) + first_byte(w, key), x};
+      return;
+    }
+    if constexpr (is_ieee_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      // the extremum first; only a vector that improves on the thread's looks for its position
+      T const e = vector_extremum<T, base::width, !is_min>(v);
+      if (!fresh && rank_compare<!is_min>(e, acc.value) >= 0) return;
+      int at;
+      take_first_ranked<T, base::width, !is_min>(v, e, at, acc.value);
+      acc.index = static_cast<cuda::std::int64_t>(i) + at;
+      return;
+    }
+    if constexpr (has_cheap_extremum_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      if (!fresh && cannot_improve<T, base::width, !is_min>(v, acc.value)) return;
+    }
+    T lo, hi;
+    int lo_at, hi_at;
+    scan_vector<T, base::width>(v, lo, lo_at, hi, hi_at, is_min, !is_min);
+    if constexpr (is_min) {
+      if (fresh || ranks_before<false>(lo, acc.value)) acc = {static_cast<cuda::std::int64_t>(i) + lo_at, lo};
+    } else {
+      if (fresh || ranks_before<true>(hi, acc.value)) acc = {static_cast<cuda::std::int64_t>(i) + hi_at, hi};
+    }
+  }
+};
+
+template <class U, class T>
+struct vector_input<minmax_input<U*, T>> : vector_view<U, minmax_input<U*, T>> {
+  using base = vector_view<U, minmax_input<U*, T>>;
+  template <class Offset>
+  __device__ static minmax_result<T> item(minmax_input<U*, T> const&, typename base::raw_type const& v, int j,
+                                          Offset i) {
+    indexed<T> const x{static_cast<cuda::std::int64_t>(i), static_cast<T>(v.items[j])};
+    return {x, x};
+  }
+  template <class Offset>
+  __device__ static void fold(minmax_result<T>& acc, bool fresh, typename base::raw_type const& v, Offset i,
+                              arg_min_max) {
+    if constexpr (is_byte_integer_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      unsigned w[4];
+      words_of(v, w);
+      unsigned const lo_key = byte_extremum<T, false>(w), hi_key = byte_extremum<T, true>(w);
+      T const lo = byte_item<T>(lo_key), hi = byte_item<T>(hi_key);
+      if (fresh || lo < acc.min.value) acc.min = {static_cast<cuda::std::int64_t>(i) + first_byte(w, lo_key), lo};
+      if (fresh || acc.max.value < hi) acc.max = {static_cast<cuda::std::int64_t>(i) + first_byte(w, hi_key), hi};
+      return;
+    }
+    if constexpr (is_ieee_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      T const lo = vector_extremum<T, base::width, false>(v), hi = vector_extremum<T, base::width, true>(v);
+      int at;
+      if (fresh || rank_compare<false>(lo, acc.min.value) < 0) {
+        take_first_ranked<T, base::width, false>(v, lo, at, acc.min.value);
+        acc.min.index = static_cast<cuda::std::int64_t>(i) + at;
+      }
+      if (fresh || rank_compare<true>(hi, acc.max.value) < 0) {
+        take_first_ranked<T, base::width, true>(v, hi, at, acc.max.value);
+        acc.max.index = static_cast<cuda::std::int64_t>(i) + at;
+      }
+      return;
+    }
+    if constexpr (has_cheap_extremum_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
+      if (!fresh && cannot_improve<T, base::width, false>(v, acc.min.value) &&
+          cannot_improve<T, base::width, true>(v, acc.max.value))
+        return;
+    }
+    T lo, hi;
+    int lo_at, hi_at;
+    scan_vector<T, base::width>(v, lo, lo_at, hi, hi_at, true, true);
+    if (fresh || ranks_before<false>(lo, acc.min.value)) acc.min = {static_cast<cuda::std::int64_t>(i) + lo_at, lo};
+    if (fresh || ranks_before<true>(hi, acc.max.value)) acc.max = {static_cast<cuda::std::int64_t>(i) + hi_at, hi};
+  }
+};
+
+}  // namespace cascade::detail

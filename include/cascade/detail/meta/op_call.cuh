@@ -1,0 +1,25 @@
+// cascade/detail/meta/op_call.cuh: how the kernels call an op, and what that asks of it: op(a, b) on two
+// accumulators through a const op (every thread of a block calls one copy, so a call cannot change
+// it), as CUB and std::reduce ask. The entry points refuse, with a one-line message, an op whose
+// operator() is not const.
+#pragma once
+
+namespace cascade::detail {
+
+// Whether op is callable on two accumulators only as a non-const op (its operator() is not const):
+// the kernels call it through a const op (every thread of a block calls one copy, so a call cannot
+// change it), as CUB and std::reduce ask. An extended __device__ lambda is not asked: the host pass
+// sees only a wrapper of it, whose call operator is not const.
+template <class Op>
+inline constexpr bool is_device_lambda_v =
+#if defined(__CUDACC_EXTENDED_LAMBDA__)
+    __nv_is_extended_device_lambda_closure_type(Op) || __nv_is_extended_host_device_lambda_closure_type(Op);
+#else
+    false;
+#endif
+template <class Op, class T>
+inline constexpr bool op_needs_mutable_v = !is_device_lambda_v<Op> &&
+                                           requires(Op& op, T const& a, T const& b) { op(a, b); } &&
+                                           !requires(Op const& op, T const& a, T const& b) { op(a, b); };
+
+}  // namespace cascade::detail
