@@ -2,7 +2,7 @@
 # Runs the bench programs on the GPU: cascade-bench (bench/results/bench-<gpu>-<date>.json, the full
 # sweep), cascade-ladder (ladder-<gpu>-<date>.json) and cascade-finishes (finishes-<gpu>-<date>.json),
 # then checks the bar (scripts/bar.py). An argument names the output folder; before committing the
-# results, xz -9e the files over 200 KiB (test/results_cited.py). The tuner is separate:
+# results, xz -9e the files over 200 KiB (test/checks/results_cited.py). The tuner is separate:
 #   build/cascade-tune --all --table include/cascade/tuning/sm90_<gpu>.cuh --out bench/results/tune-<gpu>-<date>.json
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 """Reads results files whether stored plain or xz-compressed. bench/results keeps files over
-200 KiB as NAME.xz (test/results_cited.py); logs and commands may name NAME, so either name opens
+200 KiB as NAME.xz (test/checks/results_cited.py); logs and commands may name NAME, so either name opens
 whichever of the two exists.
 
     from results_io import load_result, open_result

@@ -4,7 +4,7 @@
 # bench/results/rivals-<gpu>-<date>-cccl<version>.json (and .txt), then checks the bar
 # (scripts/rivals_bar.py). An argument names the output folder; extra options after it go to both
 # programs (e.g. --families reduce --max-log2 24). Before committing the results,
-# xz -9e the files over 200 KiB (test/results_cited.py).
+# xz -9e the files over 200 KiB (test/checks/results_cited.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A build of its own, as users ship theirs: NDEBUG (no CCCL or libstdc++ assertions, in cascade's

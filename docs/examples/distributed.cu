@@ -1,5 +1,5 @@
 // The examples of docs/distributed.md: each region between "// [name]" and "// [/name]" is shown there
-// under that name. test/docs_distributed_test.cu compiles this file and runs it on every visible GPU
+// under that name. test/algorithms/docs_distributed_test.cu compiles this file and runs it on every visible GPU
 // (one rank on one GPU); main returns 0 when every example got the answer it states.
 #include <cascade/distributed.cuh>
 #include <thrust/device_vector.h>

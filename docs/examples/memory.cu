@@ -1,5 +1,5 @@
 // The examples of docs/memory.md: each region between "// [name]" and "// [/name]" is shown there under
-// that name. test/docs_test.cu compiles this file and runs it on the GPU; main returns 0 when every
+// that name. test/algorithms/docs_test.cu compiles this file and runs it on the GPU; main returns 0 when every
 // example got the answer it states.
 #include <cascade/cascade.cuh>
 #include <thrust/device_vector.h>

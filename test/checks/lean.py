@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A file that names its own policy pulls in only what that policy needs: nvcc -M over
-test/lean/one_policy.cu (policy.cuh, reduce.cuh, tree/shuffle.cuh, finish/last_block.cuh) must list no
+test/checks/lean/one_policy.cu (policy.cuh, reduce.cuh, tree/shuffle.cuh, finish/last_block.cuh) must list no
 other tree or finish, no registry (all.cuh), nothing of tuning/ or the tuned policies, and nothing of
 CUB or cooperative groups. Prints the cascade headers it counted.
 Usage: lean.py <compiler and flags...> -- <include dir> <file>"""

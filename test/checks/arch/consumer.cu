@@ -1,4 +1,4 @@
-// A consumer compiled for one older architecture only (test/arch_consumer.py: -arch=sm_75 and
+// A consumer compiled for one older architecture only (test/checks/arch_consumer.py: -arch=sm_75 and
 // -arch=sm_80, so machine code for it and its PTX, which the driver compiles for a newer GPU). Its
 // cluster_kernel has no cluster code (__CUDA_ARCH__ < 900): default_policy must never launch it, and
 // on an H100 or H200 the sm_90 tables' cluster entries must run as finish::last_block. It sums at

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compile-fail tests: each test/compile_fail/*.cu that opens with `// expect: <text>` lines must fail
+"""Compile-fail tests: each test/checks/compile_fail/*.cu that opens with `// expect: <text>` lines must fail
 to compile with every <text> in the compiler's output; a file without such a line must compile. A
 `// arch: <flag>` line among them compiles the file for that architecture instead of the build's.
 Usage: compile_fail.py <compiler and flags...> -- <include dir> <file>..."""

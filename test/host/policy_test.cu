@@ -1,6 +1,6 @@
 // cascade::policy: what it exposes and how it carries a stream; default_policy's choice of table by
 // GPU class. (That invalid parameters fail to
-// compile is checked by compile_fail.py over test/compile_fail/.)
+// compile is checked by compile_fail.py over test/checks/compile_fail/.)
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>

@@ -1,5 +1,5 @@
 // The examples of docs/distributed.md, compiled here and run on the GPU (one rank per visible GPU, or
-// one rank on one GPU): each returns 0 when its results are right. test/doc_examples.py checks that the
+// one rank on one GPU): each returns 0 when its results are right. test/checks/doc_examples.py checks that the
 // document shows exactly these files.
 #include <doctest/doctest.h>
 

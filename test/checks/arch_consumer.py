@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""A consumer built for one architecture only: test/arch/consumer.cu compiled with `nvcc -arch=sm_75`,
+"""A consumer built for one architecture only: test/checks/arch/consumer.cu compiled with `nvcc -arch=sm_75`,
 `-arch=sm_80` and `-arch=sm_100` (machine code for that architecture plus its PTX, as a CUDA
 project that targets other GPUs builds), then, where a GPU is present, the first two run: default_policy at every
 table bound must never launch code that was not compiled (finish::cluster's kernel has no cluster code
 there). Also: a hand-picked finish::cluster or tree::redux in such a file is a compile error
-(test/compile_fail). Without a GPU the runs are skipped (CASCADE_REQUIRE_GPU=1 makes that a failure).
+(test/checks/compile_fail). Without a GPU the runs are skipped (CASCADE_REQUIRE_GPU=1 makes that a failure).
 Usage: arch_consumer.py <nvcc and flags...> -- <include dir> <consumer.cu>"""
 import concurrent.futures, os, subprocess, sys, tempfile
 

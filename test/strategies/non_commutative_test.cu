@@ -4,7 +4,7 @@
 // block sizes and coarse factors, and default_policy, must give exactly the left-to-right fold:
 // 2x2 matrix product mod 2^32 and (hash, length) concatenation on random data against a host fold,
 // "keep the right operand" on counting iterators beyond 2^32. Reordering trees and finish::atomic
-// are rejected at compile time (test/compile_fail).
+// are rejected at compile time (test/checks/compile_fail).
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks that each code block in README.md and docs/*.md preceded by `<!-- example: PATH -->` is
-exactly the file PATH (which test/docs_test.cu compiles and runs), or with `<!-- example: PATH#NAME -->`
+exactly the file PATH (which test/algorithms/docs_test.cu compiles and runs), or with `<!-- example: PATH#NAME -->`
 exactly the lines between `// [NAME]` and `// [/NAME]` in PATH, dedented; and that every file under
 docs/examples/ and every region in them is shown somewhere. Usage: doc_examples.py <source root>"""
 import glob, os, re, sys, textwrap

@@ -1,5 +1,5 @@
 // Every example in README.md and docs/ is compiled here and run on the GPU (each returns 0 when its
-// results are right). test/doc_examples.py checks that the documents show exactly these files.
+// results are right). test/checks/doc_examples.py checks that the documents show exactly these files.
 #include <doctest/doctest.h>
 
 #define main readme_minimal_main
