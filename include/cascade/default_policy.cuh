@@ -30,15 +30,6 @@
 #include "tuning/gpus.cuh"
 #include "tuning/table.cuh"
 
-namespace cascade {
-
-struct default_policy : detail::on_stream<default_policy> {};
-
-template <>
-inline constexpr bool is_policy_v<default_policy> = true;
-
-}  // namespace cascade
-
 namespace cascade::detail {
 
 // Calls f(Class{}) with the GPU class whose table the current device uses (tuning/gpus.cuh): a

@@ -59,6 +59,14 @@ inline constexpr bool is_policy_v = false;
 template <int B, int C, class Tree, class Finish>
 inline constexpr bool is_policy_v<policy<B, C, Tree, Finish>> = true;
 
+// The policy that picks one for each call: for reduce and the algorithms on it, the tuning table of
+// the device's GPU class (its dispatch is in default_policy.cuh, with the tables); for the segmented
+// calls, the owner the segments' lengths want (segmented_reduce.cuh). Declared here, so that naming it
+// costs no table.
+struct default_policy : detail::on_stream<default_policy> {};
+template <>
+inline constexpr bool is_policy_v<default_policy> = true;
+
 // Strategy where it has its own code in some target this file is compiled for (every strategy but
 // finish::cluster, 9.0, and tree::redux, 8.0, has it everywhere), Fallback otherwise: for a policy of
 // a program built for several architectures, or for older ones, e.g.

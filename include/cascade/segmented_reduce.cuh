@@ -22,7 +22,6 @@
 #include <string>
 #include <type_traits>
 
-#include "default_policy.cuh"
 #include "detail/segmented_dispatch.cuh"
 #include "ops.cuh"
 #include "segmented_policy.cuh"

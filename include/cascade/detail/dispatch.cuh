@@ -121,6 +121,9 @@ void add_path_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t l
 // How calls under Policy are dispatched: a policy's own parameters. default_policy.cuh specializes it.
 template <class Policy>
 struct policy_dispatch {
+  static_assert(!cuda::std::is_same_v<Policy, default_policy>,
+                "cascade: default_policy's dispatch reads the tuning tables: include <cascade/default_policy.cuh> "
+                "(or <cascade/cascade.cuh>) where reduce, reduce_into or an algorithm on them runs with it");
   // A strategy named by hand must have its own code in some target of this file (a tuning table's
   // may fall back: default_policy specializes this template).
   static constexpr void check_compiled() {
