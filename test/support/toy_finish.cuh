@@ -6,10 +6,9 @@
 
 #include <cstddef>
 
-#include <cascade/detail/kernel/kernels.cuh>
-#include <cascade/detail/kernel/sinks.cuh>
-#include <cascade/finish/tag.cuh>
+#include <cascade/extend.cuh>
 
+// [toy_finish]
 namespace cascade_test {
 
 struct toy_one_block_finish : cascade::finish::tag {
@@ -30,3 +29,4 @@ struct cascade::detail::finish_dispatch<cascade_test::toy_one_block_finish> {
     launch_reduce_tiles<Policy, T>(first, n, op, store_result<OutIt, T, Op>{d_out, init, op}, 1, stream);
   }
 };
+// [/toy_finish]

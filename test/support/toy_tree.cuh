@@ -4,9 +4,9 @@
 // non_commutative_test) like cascade's own.
 #pragma once
 
-#include <cascade/detail/block/shared_array.cuh>
-#include <cascade/tree/tag.cuh>
+#include <cascade/extend.cuh>
 
+// [toy_tree]
 namespace cascade_test {
 
 struct toy_serial_tree : cascade::tree::tag {
@@ -31,3 +31,4 @@ struct cascade::detail::block_reduce<cascade_test::toy_serial_tree, BlockSize, T
     return value;
   }
 };
+// [/toy_tree]
