@@ -23,6 +23,7 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
+#include "../detail/meta/unroll.cuh"
 #include "binned_sum.cuh"
 
 namespace cascade::detail::binned {
@@ -104,7 +105,7 @@ struct small_batch {
 };
 __host__ __device__ __forceinline__ small_batch small_batch_of(small_state const& s) {
   small_batch b;
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 0; k < small_levels; ++k) b.c[k] = small_constant(small_lo_of(s, k));
   return b;
 }
@@ -114,7 +115,7 @@ __host__ __device__ __forceinline__ small_batch small_batch_of(small_state const
 template <class Sink>
 __host__ __device__ __forceinline__ float small_cut(small_batch& b, float x) {
   float r = x;
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 0; k < small_levels; ++k) {
     float const t = r + b.c[k];
     b.bits[k] += cuda::std::bit_cast<unsigned>(t);
@@ -125,7 +126,7 @@ __host__ __device__ __forceinline__ float small_cut(small_batch& b, float x) {
 // The batch's n items into the levels: the bits gathered minus n constants' are the slices' units
 // (less than 2^31 in all for a batch of fewer than 2^10 items).
 __host__ __device__ __forceinline__ void small_close(small_state& s, small_batch const& b, int n) {
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 0; k < small_levels; ++k)
     s.lv[k] += static_cast<int>(b.bits[k] - static_cast<unsigned>(n) * cuda::std::bit_cast<unsigned>(b.c[k]));
 }
@@ -160,7 +161,7 @@ __host__ __device__ inline small_state merge(small_state a, small_state const& b
     return r;
   }
   if (a.window != b.window) return small_merge_windows(a, b, sink);
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 0; k < small_levels; ++k) a.lv[k] += b.lv[k];
   a.flags |= b.flags;
   return a;
@@ -234,7 +235,7 @@ template <class Sink, class X, int N>
 __host__ __device__ __forceinline__ bool small_all_fit(small_bounds const& b, X const (&items)[N]) {
   bool in = true;
   unsigned lowest = ~0u;
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 0; k < N; ++k) {
     float const x = to_float(items[k]);
     in &= fabsf(x) < b.limit;
@@ -279,7 +280,7 @@ __host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&i
     // with, since a slice depends on the item and its bin alone), set here rather than in the slow
     // path, which would take the batch one item at a time (half a one-tile kernel's instructions).
     unsigned top2 = 0;  // the largest 2|x|'s bits: NaN and infinities above every finite item
-#pragma unroll
+CASCADE_UNROLL
     for (int k = 0; k < N; ++k) {
       unsigned const u = cuda::std::bit_cast<unsigned>(to_float(items[k])) << 1;
       top2 = u > top2 ? u : top2;
@@ -292,12 +293,12 @@ __host__ __device__ __forceinline__ void deposit_all(small_state& s, X const (&i
   }
   if (small_all_fit<Sink>(small_bounds_of<Sink>(s), items)) {
     small_batch b = small_batch_of(s);
-#pragma unroll
+CASCADE_UNROLL
     for (int k = 0; k < N; ++k) small_cut<drop_below>(b, to_float(items[k]));  // (nothing falls below)
     small_close(s, b, N);
   } else {
     exact::batch<X, N> b;
-#pragma unroll
+CASCADE_UNROLL
     for (int k = 0; k < N; ++k) b.items[k] = items[k];
     s = small_deposit_each(s, b, sink);
   }

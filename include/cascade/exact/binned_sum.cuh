@@ -18,6 +18,7 @@
 // whose blocks add their levels, bin by bin, to integers in device memory (atomic_area).
 #pragma once
 
+#include "../detail/meta/unroll.cuh"
 #include "exact_sum.cuh"
 
 namespace cascade::detail::binned {
@@ -93,7 +94,7 @@ __host__ __device__ inline double stored(state<K> const& s, int k) {
 template <int K>
 __host__ __device__ inline void set_window(state<K>& s, int top) {
   s.window = top + 1;
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 0; k < K; ++k) {
     s.lv[k] = bias_of(s, k);
     s.carry[k] = 0;
@@ -124,7 +125,7 @@ __host__ __device__ __forceinline__ double take_slice(double& biased, double r, 
 template <int K>
 __host__ __device__ inline void normalize(state<K>& s) {
   if (s.window == 0) return;
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 0; k < K; ++k) {
     double const c = exact::trunc_at(stored(s, k), lo_of(s, k) + bin_bits);
     s.lv[k] -= c;
@@ -178,7 +179,7 @@ __host__ __device__ inline state<K> merge(state<K> a, state<K> const& b) {
   }
   unsigned const count = (a.meta & count_mask) + (b.meta & count_mask) + 2;
   if (a.window != b.window || count > static_cast<unsigned>(max_count)) return merge_windows(a, b);
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 0; k < K; ++k) {
     a.lv[k] += b.lv[k] - bias_of(b, k);
     a.carry[k] += b.carry[k];
@@ -192,7 +193,7 @@ __host__ __device__ inline state<K> merge(state<K> a, state<K> const& b) {
 template <int K>
 __host__ __device__ __forceinline__ void deposit_uncounted(state<K>& s, double x, unsigned lowest_bit) {
   double r = x;
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 0; k < K - 1; ++k) r -= take_slice(s.lv[k], r);
   take_slice(s.lv[K - 1], r, lowest_bit);
 }
@@ -259,7 +260,7 @@ __host__ __device__ __forceinline__ void deposit_all(state<K>& s, X const (&item
     // A thread's first batch: the window is the largest item's, set here rather than in the slow
     // path, which would take the batch one item at a time (as exact/binned_small_sum.cuh does).
     unsigned long long top2 = 0;  // the largest 2|x|'s bits: NaN and infinities above every finite item
-#pragma unroll
+CASCADE_UNROLL
     for (int k = 0; k < N; ++k) {
       unsigned long long const u = cuda::std::bit_cast<unsigned long long>(to_double(items[k])) << 1;
       top2 = u > top2 ? u : top2;
@@ -277,12 +278,12 @@ __host__ __device__ __forceinline__ void deposit_all(state<K>& s, X const (&item
   if (exact::all_below(items, limit_of(s))) {
     if (count_of(s) > max_count - N) s = normalized(s);
     unsigned const bit = lowest_bit(s);
-#pragma unroll
+CASCADE_UNROLL
     for (int k = 0; k < N; ++k) deposit_uncounted(s, to_double(items[k]), bit);
     s.meta += N;
   } else {
     exact::batch<X, N> b;
-#pragma unroll
+CASCADE_UNROLL
     for (int k = 0; k < N; ++k) b.items[k] = items[k];
     s = deposit_each(s, b);
   }

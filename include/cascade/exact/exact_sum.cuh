@@ -29,6 +29,7 @@
 #include <cmath>
 
 #include "../detail/meta/known_op.cuh"
+#include "../detail/meta/unroll.cuh"
 
 namespace cascade::detail {
 
@@ -297,7 +298,7 @@ __host__ __device__ inline state<K> merge(state<K> a, state<K> const& b, spill_a
   }
   if (a.window != b.window || a.count + b.count + 1 > max_count) return merge_windows(a, b, spill);
   a.lv[0] += b.lv[0];
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 1; k <= K; ++k) a.lv[k] += b.lv[k] - bias_of(b, k);
   a.count += b.count + 1;
   a.flags |= b.flags;
@@ -327,7 +328,7 @@ __host__ __device__ __forceinline__ double split_near(double& biased, double r, 
 template <int K>
 __host__ __device__ __forceinline__ void deposit_uncounted(state<K>& s, double x, spill_area* spill) {
   double r = x;
-#pragma unroll
+CASCADE_UNROLL
   for (int k = 1; k < K; ++k) r -= split_near(s.lv[k], r, lo_of(s, k));
   double const d = split_near(s.lv[K], r, lo_of(s, K));
   if (d != r) spill_low(spill, r - d);  // bits below the window
@@ -386,10 +387,10 @@ __host__ __device__ __forceinline__ bool all_below(X const (&items)[N], double l
   bool in = true;
   if constexpr (sizeof(X) <= 4 && !cuda::std::is_integral_v<X>) {
     float const f = static_cast<float>(limit);
-#pragma unroll
+CASCADE_UNROLL
     for (int k = 0; k < N; ++k) in &= fabsf(static_cast<float>(items[k])) < f;  // & : no branch an item
   } else {
-#pragma unroll
+CASCADE_UNROLL
     for (int k = 0; k < N; ++k) in &= fabs(to_double(items[k])) < limit;
   }
   return in;
@@ -415,12 +416,12 @@ template <int K, class X, int N>
 __host__ __device__ __forceinline__ void deposit_all(state<K>& s, X const (&items)[N], spill_area* spill) {
   if (s.window != 0 && all_below(items, limit_of(s))) {
     if (s.count > max_count - N) s = normalized(s);
-#pragma unroll
+CASCADE_UNROLL
     for (int k = 0; k < N; ++k) deposit_uncounted(s, to_double(items[k]), spill);
     s.count += N;
   } else {
     batch<X, N> b;
-#pragma unroll
+CASCADE_UNROLL
     for (int k = 0; k < N; ++k) b.items[k] = items[k];
     s = deposit_each(s, b, spill);
   }
