@@ -29,7 +29,7 @@ bits_t<T> bits(T const& x) {
 template <class T>
 T of_bits(bits_t<T> b) {
   T x;
-  std::memcpy(&x, &b, sizeof(T));
+  std::memcpy(static_cast<void*>(&x), &b, sizeof(T));  // (void*: T may be __half, whose member is protected)
   return x;
 }
 template <class T>
