@@ -6,10 +6,8 @@
 
 namespace cascade::detail {
 
-// Whether op is callable on two accumulators only as a non-const op (its operator() is not const):
-// the kernels call it through a const op (every thread of a block calls one copy, so a call cannot
-// change it), as CUB and std::reduce ask. An extended __device__ lambda is not asked: the host pass
-// sees only a wrapper of it, whose call operator is not const.
+// An extended __device__ lambda is not asked: the host pass sees only a wrapper of it, whose call
+// operator is not const.
 template <class Op>
 inline constexpr bool is_device_lambda_v =
 #if defined(__CUDACC_EXTENDED_LAMBDA__)
@@ -17,6 +15,7 @@ inline constexpr bool is_device_lambda_v =
 #else
     false;
 #endif
+// Whether op is callable on two accumulators only as a non-const op (its operator() is not const).
 template <class Op, class T>
 inline constexpr bool op_needs_mutable_v = !is_device_lambda_v<Op> &&
                                            requires(Op& op, T const& a, T const& b) { op(a, b); } &&
