@@ -81,18 +81,22 @@ __device__ int first_equal(Raw const& v, T const& e) {
   return at;
 }
 
-// The position of the first item that ranks first, item by item; out of line: vectors whose
-// extremum is a NaN or a zero are rare, and the scans stay short.
+// The first item that ranks first, item by item, and its position; out of line: vectors whose
+// extremum is a NaN or a zero are rare, and the hot loop stays short.
+template <class T>
+struct ranked_item {
+  int at;
+  T value;
+};
 template <class T, int Width, bool Max, class Raw>
-__device__ inline int first_ranked(Raw const& v) {
-  int at = 0;
-  T best = static_cast<T>(v.items[0]);
+__device__ __noinline__ ranked_item<T> first_ranked(Raw v) {
+  ranked_item<T> r{0, static_cast<T>(v.items[0])};
 #pragma unroll
   for (int j = 1; j < Width; ++j) {
     T const x = static_cast<T>(v.items[j]);
-    if (rank_compare<Max>(x, best) < 0) best = x, at = j;
+    if (rank_compare<Max>(x, r.value) < 0) r = {j, x};
   }
-  return at;
+  return r;
 }
 
 // The vector's first item that ranks first, given its extremum e: its position and its value (a
@@ -100,10 +104,8 @@ __device__ inline int first_ranked(Raw const& v) {
 template <class T, int Width, bool Max, class Raw>
 __device__ void take_first_ranked(Raw const& v, T const& e, int& at, T& value) {
   if (__builtin_expect(is_nan(e) || e == T(0.0f), 0)) {
-    at = first_ranked<T, Width, Max>(v);
-    value = static_cast<T>(v.items[0]);
-#pragma unroll
-    for (int j = 1; j < Width; ++j) value = at == j ? static_cast<T>(v.items[j]) : value;
+    auto const r = first_ranked<T, Width, Max>(v);
+    at = r.at, value = r.value;
   } else {
     at = first_equal<T, Width>(v, e);
     value = e;

@@ -103,6 +103,7 @@ struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>>
     if constexpr (is_ieee_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
       // the extremum first; only a vector that improves on the thread's looks for its position
       T const e = vector_extremum<T, base::width, !is_min>(v);
+      if (!fresh && (is_min ? acc.value < e : e < acc.value)) return;  // the common case, by one test
       if (!fresh && rank_compare<!is_min>(e, acc.value) >= 0) return;
       int at;
       take_first_ranked<T, base::width, !is_min>(v, e, at, acc.value);
@@ -146,6 +147,8 @@ struct vector_input<minmax_input<U*, T>> : vector_view<U, minmax_input<U*, T>> {
     }
     if constexpr (is_ieee_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
       T const lo = vector_extremum<T, base::width, false>(v), hi = vector_extremum<T, base::width, true>(v);
+      // the common case, by two tests and one branch (false with a NaN: NaNs and ties take the ranking)
+      if (!fresh && acc.min.value < lo && hi < acc.max.value) return;
       int at;
       if (fresh || rank_compare<false>(lo, acc.min.value) < 0) {
         take_first_ranked<T, base::width, false>(v, lo, at, acc.min.value);

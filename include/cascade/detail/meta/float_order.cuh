@@ -11,8 +11,8 @@
 // Equal operands of one of these types are the same bits once NaN and the zeros are settled, so which
 // operand is returned on a tie cannot show. The device takes PTX's min / max, which order -0 below +0
 // and return the canonical NaN (min.NaN / max.NaN for f32, f16 and bf16 from sm_80 on; for f64,
-// min.f64 with tests for a NaN and for equal operands, whose sign bits settle the zeros); the host
-// takes the same rules written out.
+// min.f64 with a test for a NaN, and off sm_90 one for equal operands, whose sign bits settle the
+// zeros); the host takes the same rules written out.
 // One order ranks items for argmin (argmax): NaN first (the first NaN wins), then -inf .. -0, +0 ..
 // +inf ascending (descending); items of one rank are bitwise equal, and the smaller index wins.
 #pragma once
@@ -103,12 +103,18 @@ __host__ __device__ inline T ieee_extremum(T const& a, T const& b) {
     return (a != a || b != b) ? canonical_nan<float>() : r;
 #endif
   } else if constexpr (cuda::std::is_same_v<T, double>) {
-    // equal operands: the same bits but for the zeros, whose sign bits or (and) give the minimum
-    // (maximum): not left to min.f64's zeros
     double const r = Max ? fmax(a, b) : fmin(a, b);
+#if __CUDA_ARCH__ == 900
+    // sm_90's min.f64 / max.f64 order -0 below +0 in either operand order (checked on an H200;
+    // test/algorithms/semantics_test.cu asserts it wherever it runs): a NaN test is all they lack
+    return (a != a || b != b) ? canonical_nan<double>() : r;
+#else
+    // equal operands: the same bits but for the zeros, whose sign bits or (and) give the minimum
+    // (maximum): PTX does not say how min.f64 orders the zeros
     auto const ab = bits_of(a), bb = bits_of(b);
     double const tie = from_bits<double>(Max ? ab & bb : ab | bb);
     return (a != a || b != b) ? canonical_nan<double>() : a == b ? tie : r;
+#endif
   } else {
 #if __CUDA_ARCH__ >= 800
     return Max ? __hmax_nan(a, b) : __hmin_nan(a, b);  // min.NaN.{f16,bf16}: -0 < +0; NaN: 0x7fff, canonical
