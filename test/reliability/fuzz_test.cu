@@ -20,6 +20,12 @@
 // reproducible_plus; every case compares the drawn policy with default_policy bitwise, and with a
 // fold written plainly here (support/exact_reference.cpp for exact_plus). CASCADE_FUZZ_SPECIAL_CASES
 // sets how many (default 1500 a finish); CASCADE_FUZZ_SPECIAL_CASE=<k> replays case k.
+//
+// Both cases fold every result whose bits no scheduling can change (all but double sums under a
+// finish or tree that adds with atomics) into a digest, printed with the figures. With a fixed seed
+// (the fuzz_digest_* tests: CASCADE_TEST_SEED and the case counts of reliability/fuzz_digests.txt)
+// the digest must equal the one recorded there: a change meant to keep behaviour (a refactor) that
+// moves one rounding in one case fails it.
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
@@ -32,7 +38,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -45,6 +53,10 @@
 #include "support/references.cuh"
 #include "support/seed.hpp"
 #include "support/strategies.cuh"
+
+#ifndef CASCADE_FUZZ_DIGESTS  // test/meson.build gives the source tree's path
+#define CASCADE_FUZZ_DIGESTS "test/reliability/fuzz_digests.txt"
+#endif
 
 #if !defined(CASCADE_TEST_FINISH_INDEX) || !defined(CASCADE_TEST_FINISH)
 #error "define CASCADE_TEST_FINISH_INDEX and CASCADE_TEST_FINISH, e.g. -DCASCADE_TEST_FINISH_INDEX=5 -DCASCADE_TEST_FINISH=flagged"
@@ -231,12 +243,31 @@ std::string describe(fuzz_case const& c, long long k) {
          std::to_string(base_seed()) + " CASCADE_FUZZ_CASE=" + std::to_string(k);
 }
 
+// FNV-1a over the bytes of results: what a fixed-seed run is compared by.
+struct digest {
+  std::uint64_t value = 0xcbf29ce484222325ull;
+  template <class T>
+  void add(T const& x) {
+    unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, &x, sizeof(T));
+    for (unsigned char b : bytes) value = (value ^ b) * 0x100000001b3ull;
+  }
+};
+
+// Whether P's result over T has the same bits in every run: not for floating sums when blocks or
+// threads add with atomics, in whatever order they arrive (float_plus adds integer values: exact).
+template <class P, class T>
+constexpr bool same_bits_every_run() {
+  return !(std::is_same_v<T, double> && (!P::finish_type::deterministic || P::tree_type::per_thread_results));
+}
+
 struct runner {
   buffers& in;
   cudaStream_t stream;  // non-blocking
   cudaStream_t busy;    // non-blocking: the other work of beside_busy cases
   int* busy_done;
   long long waited_not = 0;  // beside_busy cases done while the busy kernel still ran
+  digest results;            // of every result same_bits_every_run
 
   // One case of policy P over items U folded into T with op: cascade against CUB and the host fold,
   // then the input and the output's neighbours unchanged.
@@ -274,6 +305,7 @@ struct runner {
     }
     CHECK(out[0] == sentinel);
     CHECK(out[2] == sentinel);
+    if constexpr (same_bits_every_run<P, T>()) results.add(got);
     // cub::DeviceReduce on the same items, converted as cascade converts them
     auto const converted = thrust::make_transform_iterator(first, convert<U, T>{});
     T const cub = cub_reduce(converted, c.n, init, op);
@@ -438,6 +470,7 @@ struct special_runner {
   cudaStream_t stream;
   long long mismatches = 0;  // against default_policy: what must be 0
   long long ran = 0, with_nan = 0;
+  digest results;  // of every result (all are policy-independent)
 
   // init op items under P and under default_policy, bitwise; want: the plain fold's bits
   template <class P, class T, class Op>
@@ -453,6 +486,7 @@ struct special_runner {
       return static_cast<T>(out[0]);
     };
     T const got = run(P{}), by_default = run(cascade::default_policy{});
+    results.add(got);
     mismatches += bits(got) != bits(by_default);
     CHECK(bits(got) == bits(by_default));
     CHECK(bits(got) == want);
@@ -518,6 +552,7 @@ struct special_runner {
       auto const got = cascade::argmin(P{}, first, first + c.n);
       auto const by_default = cascade::argmin(cascade::default_policy{}, first, first + c.n);
       bool const same = got.index == by_default.index && bits(got.value) == bits(by_default.value);
+      results.add(got.index), results.add(got.value);
       mismatches += !same;
       CHECK(same);
       CHECK(got.index == lo);
@@ -528,6 +563,7 @@ struct special_runner {
       bool const same = got.min.index == by_default.min.index && got.max.index == by_default.max.index &&
                         bits(got.min.value) == bits(by_default.min.value) &&
                         bits(got.max.value) == bits(by_default.max.value);
+      results.add(got.min.index), results.add(got.min.value), results.add(got.max.index), results.add(got.max.value);
       mismatches += !same;
       CHECK(same);
       CHECK(got.min.index == lo);
@@ -544,6 +580,7 @@ struct special_runner {
     T const* first = thrust::raw_pointer_cast(d.data());
     T const got = cascade::reduce(P{}, first, first + c.n, init, Op{});
     T const by_default = cascade::reduce(cascade::default_policy{}, first, first + c.n, init, Op{});
+    results.add(got);
     bool const same = bits(got) == bits(by_default);
     mismatches += !same;
     CHECK(same);
@@ -563,6 +600,33 @@ struct special_runner {
 long long env_or(char const* name, long long fallback) {
   char const* s = std::getenv(name);
   return s != nullptr ? std::atoll(s) : fallback;
+}
+
+// The run's key in reliability/fuzz_digests.txt: finish, test, seed, cases, largest n, SM count (the
+// grid, and so a double sum's grouping, follows it).
+std::string digest_key(char const* test, long long cases, long long max_n) {
+  int device = 0, sms = 0;
+  CASCADE_CUDA_CHECK(cudaGetDevice(&device));
+  CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return std::string(finish_name) + " " + test + " " + std::to_string(base_seed()) + " " + std::to_string(cases) + " " +
+         std::to_string(max_n) + " " + std::to_string(sms);
+}
+
+// The run's digest against the recorded one for its key, where there is one: the line to record
+// otherwise (a fixed-seed run of code whose behaviour is the reference).
+void check_digest(std::string const& key, digest const& d) {
+  std::ostringstream hex;
+  hex << std::hex << d.value;
+  std::ifstream file(CASCADE_FUZZ_DIGESTS);
+  std::string line;
+  while (std::getline(file, line)) {
+    if (line.rfind(key + " ", 0) != 0) continue;
+    std::string const recorded = line.substr(key.size() + 1);
+    INFO("fuzz digest of ", key, ": ", hex.str(), ", recorded ", recorded);
+    CHECK(recorded == hex.str());
+    return;
+  }
+  MESSAGE("[figures] fuzz digest, no record: ", key, " ", hex.str());
 }
 
 }  // namespace
@@ -589,6 +653,7 @@ TEST_CASE("differential fuzz against cub::DeviceReduce") {
     r.run(c, std::make_index_sequence<policy_count>{});
     ++ran, items += c.n, ++per_call[static_cast<int>(c.how)];
   }
+  if (only < 0) check_digest(digest_key("fuzz", cases, max_n), r.results);
   CASCADE_CUDA_CHECK(cudaStreamDestroy(stream));
   CASCADE_CUDA_CHECK(cudaStreamDestroy(busy));
   MESSAGE("[figures] fuzz ", std::string(finish::name), ": ", ran, " cases over ", policy_count, " policies, ", items,
@@ -616,6 +681,7 @@ TEST_CASE("special values: every policy against default_policy and a plain fold,
     r.run(c, seed ^ 0xda7a, std::make_index_sequence<policy_count>{});
     ++per_kind[static_cast<int>(c.kind)];
   }
+  if (only < 0) check_digest(digest_key("special", cases, max_n), r.results);
   CASCADE_CUDA_CHECK(cudaStreamDestroy(stream));
   std::string kinds;
   for (int k = 0; k < static_cast<int>(special::count); ++k)
