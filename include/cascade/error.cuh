@@ -4,6 +4,8 @@
 //   catch (cascade::cuda_error const& e) { std::cerr << e.what() << " (" << e.code() << ")\n"; }
 #pragma once
 
+#include "detail/meta/config.cuh"
+
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>

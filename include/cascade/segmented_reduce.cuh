@@ -93,9 +93,8 @@ namespace detail {
 // caller's input), `read` what the kernels read (first, or a view of it), and wrap(d_out, segments) the
 // output the results go to (d_out, or a view of it that needs the segments).
 template <class Policy, class It, class ReadIt, class BeginIt, class EndIt, class OutIt, class Wrap, class T, class Op>
-void segmented_call(Policy const& policy, It first, ReadIt read, BeginIt begin_offsets, EndIt end_offsets,
-                    cuda::std::int64_t num_segments, OutIt d_out, Wrap wrap, T init, Op op, char const* who) {
-  check_segmented_op<T, Op>();
+void segmented_checked_call(Policy const& policy, It first, ReadIt read, BeginIt begin_offsets, EndIt end_offsets,
+                            cuda::std::int64_t num_segments, OutIt d_out, Wrap wrap, T init, Op op, char const* who) {
   check_num_segments(num_segments, who);
   if (num_segments == 0) return;
   cudaStream_t const stream = policy.stream();
@@ -133,6 +132,13 @@ void segmented_call(Policy const& policy, It first, ReadIt read, BeginIt begin_o
   run_segmented(policy, read, segments, num_segments, stats, wrap(d_out, segments), init, op);
 }
 
+template <class Policy, class It, class ReadIt, class BeginIt, class EndIt, class OutIt, class Wrap, class T, class Op>
+void segmented_call(Policy const& policy, It first, ReadIt read, BeginIt begin_offsets, EndIt end_offsets,
+                    cuda::std::int64_t num_segments, OutIt d_out, Wrap wrap, T init, Op op, char const* who) {
+  if constexpr (segmented_arguments_ok<It, T, Op>())
+    segmented_checked_call(policy, first, read, begin_offsets, end_offsets, num_segments, d_out, wrap, init, op, who);
+}
+
 }  // namespace detail
 
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op>
@@ -154,28 +160,29 @@ template <class Policy, class It, class OutIt, class T, class Op>
   requires is_segmented_call_policy_v<Policy>
 void batched_reduce(Policy const& policy, It first, cuda::std::int64_t segment_size, cuda::std::int64_t num_segments,
                     OutIt d_out, T init, Op op) {
-  detail::check_segmented_op<T, Op>();
-  char const* const who = "cascade::batched_reduce";
-  detail::check_num_segments(num_segments, who);
-  if (segment_size < 0)
-    throw std::invalid_argument(std::string(who) + ": segment_size is " + std::to_string(segment_size) +
-                                "; pass 0 or more");
-  if (num_segments == 0) return;
-  if (segment_size > 0 && num_segments > std::numeric_limits<cuda::std::int64_t>::max() / segment_size)
-    throw std::invalid_argument(std::string(who) + ": segment_size x num_segments overflows 64 bits");
-  detail::current_device();
-  detail::check_device_accessible(d_out, "the output (d_out)");
-  long long const total = segment_size * num_segments;
-  if (total > 0) {
-    detail::check_device_accessible(first, "the input");
-    long long const available = detail::items_to_allocation_end(first);
-    if (available >= 0 && total > available)
-      throw std::invalid_argument(std::string(who) + ": " + std::to_string(num_segments) + " segments of " +
-                                  std::to_string(segment_size) + " items need " + std::to_string(total) +
-                                  " items, beyond the input's " + std::to_string(available) + " (its allocation's end)");
+  if constexpr (detail::segmented_arguments_ok<It, T, Op>()) {
+    char const* const who = "cascade::batched_reduce";
+    detail::check_num_segments(num_segments, who);
+    if (segment_size < 0)
+      throw std::invalid_argument(std::string(who) + ": segment_size is " + std::to_string(segment_size) +
+                                  "; pass 0 or more");
+    if (num_segments == 0) return;
+    if (segment_size > 0 && num_segments > std::numeric_limits<cuda::std::int64_t>::max() / segment_size)
+      throw std::invalid_argument(std::string(who) + ": segment_size x num_segments overflows 64 bits");
+    detail::current_device();
+    detail::check_device_accessible(d_out, "the output (d_out)");
+    long long const total = segment_size * num_segments;
+    if (total > 0) {
+      detail::check_device_accessible(first, "the input");
+      long long const available = detail::items_to_allocation_end(first);
+      if (available >= 0 && total > available)
+        throw std::invalid_argument(std::string(who) + ": " + std::to_string(num_segments) + " segments of " +
+                                    std::to_string(segment_size) + " items need " + std::to_string(total) +
+                                    " items, beyond the input's " + std::to_string(available) + " (its allocation's end)");
+    }
+    detail::run_segmented(policy, first, detail::fixed_segments{segment_size}, num_segments,
+                          detail::segment_stats{total, segment_size}, d_out, init, op);
   }
-  detail::run_segmented(policy, first, detail::fixed_segments{segment_size}, num_segments,
-                        detail::segment_stats{total, segment_size}, d_out, init, op);
 }
 
 template <class Policy, class It, class OutIt, class T>

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compile-fail tests: each test/checks/compile_fail/*.cu that opens with `// expect: <text>` lines must fail
 to compile with every <text> in the compiler's output; a file without such a line must compile. A
-`// arch: <flag>` line among them compiles the file for that architecture instead of the build's.
+`// arch: <flag>` line among them compiles the file for that architecture instead of the build's,
+`// std: <c++NN>` in that language standard instead of C++20, and `// flags: <flags>` adds flags.
 Usage: compile_fail.py <compiler and flags...> -- <include dir> <file>..."""
 import concurrent.futures, os, subprocess, sys, tempfile
 
@@ -10,17 +11,21 @@ compiler, include_dir, files = sys.argv[1:sep], sys.argv[sep + 1], sys.argv[sep 
 passed = failed = 0
 def check(path, tmp):
     """Compiles one file; returns (ok, line to print)."""
-    expects, arch = [], []
+    expects, arch, std, extra = [], [], 'c++20', []
     for line in open(path):
         if line.startswith('// arch:'):
             arch = line[len('// arch:'):].split()
+        elif line.startswith('// std:'):
+            std = line[len('// std:'):].strip()
+        elif line.startswith('// flags:'):
+            extra = line[len('// flags:'):].split()
         elif line.startswith('// expect:'):
             expects.append(line[len('// expect:'):].strip())
         else:
             break
     flags = [a for a in compiler if not (arch and a.startswith(('-gencode', '-arch')))] + arch
     obj = os.path.join(tmp, os.path.basename(path) + '.o')
-    cmd = flags + ['-std=c++20', '-I', include_dir, '-c', path, '-o', obj]
+    cmd = flags + extra + ['-std=' + std, '-I', include_dir, '-c', path, '-o', obj]
     r = subprocess.run(cmd, capture_output=True, text=True)
     out = r.stdout + r.stderr
     name = os.path.basename(path)

@@ -29,6 +29,7 @@
 #include "../exact/binned_small_sum.cuh"
 #include "../exact/binned_sum.cuh"
 #include "../exact/exact_sum.cuh"
+#include "kernel/arguments.cuh"
 #include "kernel/kernels.cuh"
 #include "runtime/memory_check.cuh"
 #include "meta/op_call.cuh"
@@ -238,17 +239,12 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
     static_assert(is_policy_v<Policy>,
                   "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
                   "e.g. cascade::default_policy{}");
-    dispatch_exact_into<Policy, It, OutIt, T, Op>(policy, first, n, d_out, init);
+    if constexpr (input_ok<It>()) dispatch_exact_into<Policy, It, OutIt, T, Op>(policy, first, n, d_out, init);
   } else {
     static_assert(is_policy_v<Policy>,
                   "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
                   "e.g. cascade::default_policy{}");
-    static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
-                  "cascade: the accumulator type (the type of init) must be trivially copyable and default "
-                  "constructible, as it lives in registers and shared memory");
-    static_assert(!op_needs_mutable_v<Op, T>, "cascade: the op must be callable as op(T, T) on a const op, T being "
-                                              "init's type; mark its operator() const (threads share one copy)");
-    if constexpr (!op_needs_mutable_v<Op, T>) policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);  // (one error)
+    if constexpr (arguments_ok<It, T, Op>()) policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);
   }
 }
 

@@ -24,6 +24,7 @@
 #include "runtime/memory_check.cuh"
 #include "meta/op_call.cuh"
 #include "runtime/scratch.cuh"
+#include "kernel/arguments.cuh"
 #include "kernel/segments.cuh"
 
 namespace cascade::detail {
@@ -35,17 +36,15 @@ struct segment_stats {
   long long longest = -1;  // -1: unknown
 };
 
-template <class T, class Op>
-constexpr void check_segmented_op() {
+// The segmented calls' compile-time checks of input, init and op (kernel/arguments.cuh), and theirs:
+// true when all hold, and the caller then instantiates its kernels.
+template <class It, class T, class Op>
+constexpr bool segmented_arguments_ok() {
   static_assert(!is_exact_op_v<Op>,
                 "cascade::segmented_reduce / batched_reduce: exact_plus and reproducible_plus are not segmented yet; "
                 "reduce each segment with cascade::reduce_into, or use cascade::plus");
-  static_assert(cuda::std::is_trivially_copyable_v<T> && cuda::std::is_default_constructible_v<T>,
-                "cascade: the accumulator type (the type of init) must be trivially copyable and default "
-                "constructible, as it lives in registers and shared memory");
-  static_assert(!op_needs_mutable_v<Op, T>,
-                "cascade: the op must be callable as op(T, T) on a const op, T being init's type; mark its "
-                "operator() const (threads share one copy)");
+  if constexpr (is_exact_op_v<Op>) return false;
+  else return arguments_ok<It, T, Op>();
 }
 
 template <class Policy, class Op>

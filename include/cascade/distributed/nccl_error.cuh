@@ -7,6 +7,8 @@
 // message (ncclGetLastError), which says what went wrong in words (a peer that left, a mismatch).
 #pragma once
 
+#include "../detail/meta/config.cuh"
+
 #include <nccl.h>
 
 #include <stdexcept>

@@ -5,6 +5,8 @@
 //   cascade::reduce_into(comm, cascade::root{0}, policy{}, d, d + n, d_out, 0.0f, cascade::plus{});
 #pragma once
 
+#include "../detail/meta/config.cuh"
+
 namespace cascade {
 
 // [first, last) on one rank's GPU. The data a distributed reduce reduces is the shards in rank order.

@@ -13,6 +13,8 @@
 // order). cascade's owners are listed once, in segment/all.cuh.
 #pragma once
 
+#include "../detail/meta/config.cuh"
+
 #include <cuda/std/type_traits>
 
 namespace cascade::segment {

@@ -1,6 +1,8 @@
 // cascade/detail/block/l2_reader.cuh: reading partials that other blocks of the same launch wrote.
 #pragma once
 
+#include "../meta/config.cuh"
+
 namespace cascade::detail {
 
 // Reads T from global memory through L2 only (ld.global.cg), in 4-byte words so any T works: for

@@ -2,6 +2,8 @@
 // Raw bytes, not T[N]: __shared__ variables cannot have constructors, and T need not be 4 bytes.
 #pragma once
 
+#include "../meta/config.cuh"
+
 namespace cascade::detail {
 
 template <class T, int N>

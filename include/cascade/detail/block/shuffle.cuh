@@ -6,6 +6,8 @@
 // puts the values in local memory (3x slower segmented kernels).
 #pragma once
 
+#include "../meta/config.cuh"
+
 namespace cascade::detail {
 
 inline constexpr unsigned full_warp_mask = 0xffffffffu;

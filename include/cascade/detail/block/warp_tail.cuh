@@ -10,6 +10,8 @@
 // from the writes of the next step.
 #pragma once
 
+#include "../meta/config.cuh"
+
 namespace cascade::detail {
 
 // On entry data[0, min(num_valid, 2 * 32)) hold values (for BlockSize >= 64) or data[0, num_valid)

@@ -11,6 +11,7 @@
 
 #include "../../indexed.cuh"
 #include "arg_scan.cuh"
+#include "arguments.cuh"
 #include "vector_load.cuh"
 
 namespace cascade::detail {
@@ -50,6 +51,14 @@ struct minmax_input {
     return {x, x};
   }
 };
+
+// A view answers for the input it wraps (arguments.cuh).
+template <class It, class F, class T>
+inline constexpr bool is_host_container_iterator_v<transform_input<It, F, T>> = is_host_container_iterator_v<It>;
+template <class It, class T>
+inline constexpr bool is_host_container_iterator_v<indexed_input<It, T>> = is_host_container_iterator_v<It>;
+template <class It, class T>
+inline constexpr bool is_host_container_iterator_v<minmax_input<It, T>> = is_host_container_iterator_v<It>;
 
 // ---- 16-byte loads through the views -----------------------------------------------------------
 

@@ -3,6 +3,8 @@
 // (CUB's DeviceSegmentedReduce reads them so too).
 #pragma once
 
+#include "../meta/config.cuh"
+
 #include <cuda/std/cstdint>
 
 namespace cascade::detail {

@@ -2,6 +2,8 @@
 // partials for a later pass, or is the last pass and writes op(init, result) to the output.
 #pragma once
 
+#include "../meta/config.cuh"
+
 #include <cuda/std/type_traits>
 
 namespace cascade::detail {

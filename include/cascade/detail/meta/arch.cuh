@@ -3,6 +3,8 @@
 // at run time, what a kernel was compiled as decides (detail/runtime/device.cuh, kernel_arch).
 #pragma once
 
+#include "config.cuh"
+
 namespace cascade::detail {
 
 // The newest architecture (compute capability x 10, e.g. 90) this translation unit compiles device

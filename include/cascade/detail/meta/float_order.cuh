@@ -17,6 +17,8 @@
 // +inf ascending (descending); items of one rank are bitwise equal, and the smaller index wins.
 #pragma once
 
+#include "config.cuh"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 

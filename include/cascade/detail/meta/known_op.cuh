@@ -15,6 +15,8 @@
 // the two agree.
 #pragma once
 
+#include "config.cuh"
+
 #include <cuda/functional>
 #include <cuda/std/functional>
 #include <cuda/std/type_traits>

@@ -1,6 +1,8 @@
 // cascade/detail/meta/math.cuh: small integer helpers shared by dispatch and kernels.
 #pragma once
 
+#include "config.cuh"
+
 namespace cascade::detail {
 
 template <class A, class B>

@@ -1,8 +1,10 @@
 // cascade/detail/meta/op_call.cuh: how the kernels call an op, and what that asks of it: op(a, b) on two
 // accumulators through a const op (every thread of a block calls one copy, so a call cannot change
-// it), as CUB and std::reduce ask. The entry points refuse, with a one-line message, an op whose
-// operator() is not const.
+// it), as CUB and std::reduce ask. The entry points refuse, with a one-line message, an op that cannot
+// be called so, one whose operator() is not const, and an op and init in CUB's order.
 #pragma once
+
+#include "config.cuh"
 
 namespace cascade::detail {
 
@@ -15,6 +17,14 @@ inline constexpr bool is_device_lambda_v =
 #else
     false;
 #endif
+// Whether op cannot be called on two accumulators at all, const or not.
+template <class Op, class T>
+inline constexpr bool op_not_callable_v = !is_device_lambda_v<Op> && !requires(Op& op, T const& a, T const& b) { op(a, b); };
+// Whether op and init came in CUB's order (DeviceReduce::Reduce(..., op, init)): the "op" is not
+// callable on two "init"s, and the "init" is callable on two "op"s.
+template <class Op, class T>
+inline constexpr bool op_and_init_swapped_v =
+    op_not_callable_v<Op, T> && !is_device_lambda_v<T> && requires(T const& f, Op const& x) { f(x, x); };
 // Whether op is callable on two accumulators only as a non-const op (its operator() is not const).
 template <class Op, class T>
 inline constexpr bool op_needs_mutable_v = !is_device_lambda_v<Op> &&

@@ -2,6 +2,8 @@
 // (tree/all.cuh, finish/all.cuh) that tests, bench, tuner and compile-time messages iterate.
 #pragma once
 
+#include "config.cuh"
+
 #include <cuda/std/cstddef>
 #include <cuda/std/type_traits>
 

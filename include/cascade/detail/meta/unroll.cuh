@@ -3,6 +3,8 @@
 // -Wunknown-pragmas warning in every translation unit that includes the header.
 #pragma once
 
+#include "config.cuh"
+
 #ifdef __CUDA_ARCH__
 #define CASCADE_UNROLL _Pragma("unroll")
 #else

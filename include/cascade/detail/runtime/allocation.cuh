@@ -2,6 +2,8 @@
 // segmented call can tell segments that end beyond the input before any kernel reads there.
 #pragma once
 
+#include "../meta/config.cuh"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>

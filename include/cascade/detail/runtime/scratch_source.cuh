@@ -10,6 +10,8 @@
 // source.
 #pragma once
 
+#include "../meta/config.cuh"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>

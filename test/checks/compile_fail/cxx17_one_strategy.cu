@@ -1,0 +1,4 @@
+// expect: cascade needs C++20: compile with -std=c++20
+// std: c++17
+#include <cascade/tree/shuffle.cuh>
+int main() { return 0; }
