@@ -28,3 +28,4 @@
 #include "transform_reduce.cuh"
 #include "tree/all.cuh"
 #include "tuned_policy.cuh"
+#include "version.cuh"

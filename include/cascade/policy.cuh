@@ -14,6 +14,7 @@
 #include "detail/meta/arch.cuh"
 #include "finish/tag.cuh"
 #include "tree/tag.cuh"
+#include "version.cuh"
 
 namespace cascade {
 
