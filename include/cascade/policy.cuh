@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cuda/std/type_traits>
+#include <cuda/stream_ref>
 
 #include "detail/meta/arch.cuh"
 #include "finish/tag.cuh"
@@ -22,7 +23,8 @@ namespace detail {
 constexpr bool is_power_of_two(long long x) { return x > 0 && (x & (x - 1)) == 0; }
 
 // What every policy carries (policy, default_policy, tuned_policy): the stream its work is ordered
-// on, and `on(s)`, a copy of the policy on another stream.
+// on, and `on(s)`, a copy of the policy on another stream, given as a cudaStream_t or as CCCL's
+// cuda::stream_ref (what cuda::mr resources and CUB's environment calls take).
 template <class Policy>
 struct on_stream {
   constexpr Policy on(cudaStream_t s) const {
@@ -30,6 +32,7 @@ struct on_stream {
     static_cast<on_stream&>(p).stream_ = s;
     return p;
   }
+  constexpr Policy on(cuda::stream_ref s) const { return on(s.get()); }
   constexpr cudaStream_t stream() const { return stream_; }
 
  private:

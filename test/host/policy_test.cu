@@ -30,6 +30,7 @@ TEST_CASE("policy is stateless except for its stream") {
   CHECK(b.stream() == s);
   CHECK(a.stream() == nullptr);  // on() returns a copy
   CHECK(b.on(nullptr).stream() == nullptr);
+  CHECK(a.on(cuda::stream_ref{s}).stream() == s);  // CCCL's stream_ref, as cuda::mr takes
   static_assert(std::is_trivially_copyable_v<p> && sizeof(p) == sizeof(cudaStream_t));
 }
 
