@@ -14,7 +14,6 @@
 #include "../finish/recursive.cuh"
 #include "../finish/two_pass.cuh"
 #include "../tree/by_commutativity.cuh"
-#include "../tree/cub_block.cuh"
 #include "../tree/redux.cuh"
 #include "../tree/sequential.cuh"
 #include "../tree/shuffle.cuh"
