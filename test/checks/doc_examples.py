@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Checks that each code block in README.md and docs/*.md preceded by `<!-- example: PATH -->` is
 exactly the file PATH (which test/algorithms/docs_test.cu compiles and runs), or with `<!-- example: PATH#NAME -->`
-exactly the lines between `// [NAME]` and `// [/NAME]` in PATH, dedented; and that every file under
-docs/examples/ and every region in them is shown somewhere. Usage: doc_examples.py <source root>"""
-import glob, os, re, sys, textwrap
+exactly the lines between `// [NAME]` and `// [/NAME]` in PATH, dedented; that every file under
+docs/examples/ and every region in them is shown somewhere; and that each block between
+`<!-- generated: scripts/NAME.py -->` and `<!-- /generated -->` is exactly what that script prints
+from the committed results (the README's headline figures). Usage: doc_examples.py <source root>"""
+import glob, os, re, subprocess, sys, textwrap
 
 def regions(source):
     found = {}
@@ -23,6 +25,14 @@ for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(roo
         expected = regions(source).get(region) if region else source
         ok = block == expected
         print(('[ok]   ' if ok else '[FAIL] ') + '%s shows %s%s' % (os.path.relpath(doc, root), target, '' if ok else ': differs'))
+        passed, failed = passed + ok, failed + (not ok)
+generated = re.compile(r'<!-- generated: (scripts/[\w.]+\.py) -->\n(.*?)<!-- /generated -->', re.S)
+for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(root, 'docs', '*.md'))):
+    for script, block in generated.findall(open(doc).read()):
+        out = subprocess.run([sys.executable, os.path.join(root, script), root], capture_output=True, text=True)
+        ok = out.returncode == 0 and block == out.stdout
+        print(('[ok]   ' if ok else '[FAIL] ') + '%s shows what %s prints%s' % (
+            os.path.relpath(doc, root), script, '' if ok else ': differs (rerun it and paste)\n' + out.stdout + out.stderr))
         passed, failed = passed + ok, failed + (not ok)
 for path in sorted(glob.glob(os.path.join(root, 'docs', 'examples', '*'))):
     rel = os.path.relpath(path, root)

@@ -14,7 +14,7 @@
      and nothing of cascade's in their own flags (C++20 and --extended-lambda come from the target);
      each reduces 100000 ints with a __device__ lambda on the GPU against a host sum. Without a GPU they
      build and link, and the runs are skipped (CASCADE_REQUIRE_GPU=1 makes that a failure). cmake
-     missing is a failure (scripts/test.sh installs it). README.md shows the CMake project built here.
+     missing is a failure (scripts/test.sh installs it). docs/install.md shows the CMake project built here.
 Usage: packaging.py <source root> <nvcc>"""
 import json, os, shutil, subprocess, sys, tempfile, time
 
@@ -50,7 +50,7 @@ int second() {
 NVCC_MAIN = CONSUMER.replace('int main() {', 'int second();\nint main() {').replace(
     '== 5 ? 0 : 1;', '== 5 && second() == 2 ? 0 : 1;')
 
-# The CMake consumers' project, as README.md shows it ("Using cascade from another project"); the
+# The CMake consumers' project, as docs/install.md shows it ("Using cascade from another project"); the
 # add_subdirectory one differs in one line. No -std, no --extended-lambda, no include path of its own.
 CMAKE_PROJECT = '''cmake_minimum_required(VERSION 3.22)
 project(app LANGUAGES CXX CUDA)
@@ -131,7 +131,8 @@ with tempfile.TemporaryDirectory() as tmp:
     installed_ok = []
 
     def install():
-        run(['meson', 'setup', build, root, '--prefix', PREFIX, '-Dtests=false'])
+        # -Dtools=disabled: the install needs nothing of the tuner's and bench's (nlohmann-json)
+        run(['meson', 'setup', build, root, '--prefix', PREFIX, '-Dtests=false', '-Dtools=disabled'])
         # By default only the library: nothing to build (--no-rebuild), header-only. A plain
         # `meson install` would first build every target (demo, tuner, bench).
         run(['meson', 'install', '-C', build, '--quiet', '--skip-subprojects', '--no-rebuild', '--destdir', dest])
@@ -204,12 +205,12 @@ with tempfile.TemporaryDirectory() as tmp:
                  "executable('consumer', 'consumer.cu', dependencies: dependency('cascade'))\n")
     check('subproject consumer (dependency(\'cascade\')) builds and runs', via_subproject)
 
-    readme = open(os.path.join(root, 'README.md')).read()
+    install_doc = open(os.path.join(root, 'docs', 'install.md')).read()
 
-    def readme_shows_cmake():
-        assert '```cmake\n' + CMAKE_PROJECT + '```' in readme, 'README.md lacks this CMake project:\n' + CMAKE_PROJECT
-        assert '`' + CMAKE_SUBDIR_LINE + '`' in readme, 'README.md does not name `%s`' % CMAKE_SUBDIR_LINE
-    check('README.md shows the CMake consumer built here', readme_shows_cmake)
+    def doc_shows_cmake():
+        assert '```cmake\n' + CMAKE_PROJECT + '```' in install_doc, 'docs/install.md lacks this CMake project:\n' + CMAKE_PROJECT
+        assert '`' + CMAKE_SUBDIR_LINE + '`' in install_doc, 'docs/install.md does not name `%s`' % CMAKE_SUBDIR_LINE
+    check('docs/install.md shows the CMake consumer built here', doc_shows_cmake)
 
     def cmake_consumer(kind, line, extra_args, include_dir):
         cmake = shutil.which('cmake', path=env['PATH'])
