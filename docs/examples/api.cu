@@ -223,13 +223,13 @@ void run() {
     // Rows of a 3 x 4 matrix (batched_reduce: segments of one size, no offsets), and ranges given by offsets.
     thrust::device_vector<int> m(12, 1);
     thrust::device_vector<long long> row_sums(3), sums(3);
-    cascade::batched_reduce(cascade::default_policy{}, m.data(), 4, 3, row_sums.data(), 0ll, cascade::plus{});
+    cascade::batched_reduce_into(cascade::default_policy{}, m.data(), 4, 3, row_sums.data(), 0ll, cascade::plus{});
     thrust::device_vector<int> offsets(std::vector<int>{0, 2, 2, 12});  // segment 1 is empty: it gets init
     int const* o = thrust::raw_pointer_cast(offsets.data());
     using by_warps = cascade::segmented_policy<cascade::segment::warp<8>, 256, 4>;  // 8 lanes a segment
-    cascade::segmented_reduce(by_warps{}, m.data(), o, o + 1, 3, sums.data(), 100ll, cascade::plus{});
+    cascade::segmented_reduce_into(by_warps{}, m.data(), o, o + 1, 3, sums.data(), 100ll, cascade::plus{});
     using by_tiles = cascade::segmented_policy<cascade::segment::tiles, 256, 16>;  // 4096-item tiles, any lengths
-    cascade::segmented_reduce(by_tiles{}, m.data(), o, o + 1, 3, sums.data(), 100ll, cascade::plus{});  // the same
+    cascade::segmented_reduce(by_tiles{}, m.data(), o, o + 1, 3, sums.data(), 100ll, cascade::plus{});  // the same (first name)
     cudaDeviceSynchronize();  // ordered on the policy's stream; the host does not wait
     // [/segmented]
     expect(row_sums[0] == 4 && row_sums[2] == 4 && sums[0] == 102 && sums[1] == 100 && sums[2] == 110, "segmented");
@@ -253,6 +253,18 @@ void run() {
     expect(squares[0] == 14.0f && squares[1] == 0.0f && squares[2] == 41.25f && l0.index == 1 && l0.value == 1.0f &&
                l1.index == -1 && std::isinf(l1.value) && l2.index == 2 && l2.value == 0.5f,
            "segmented derived");
+    // the _into names are the same calls
+    thrust::device_vector<float> squares_into(3);
+    thrust::device_vector<cascade::indexed<float>> lowest_into(3), highest(3);
+    cascade::segmented_transform_reduce_into(cascade::default_policy{}, x.data(), o, o + 1, 3, squares_into.data(),
+                                             0.0f, cascade::plus{}, square);
+    cascade::segmented_argmin_into(cascade::default_policy{}, x.data(), o, o + 1, 3, lowest_into.data());
+    cascade::segmented_argmax_into(cascade::default_policy{}, x.data(), o, o + 1, 3, highest.data());
+    cudaDeviceSynchronize();
+    cascade::indexed<float> const h0 = highest[0], h2 = highest[2], i2 = lowest_into[2];
+    expect(squares_into == squares && i2.index == 2 && i2.value == 0.5f && h0.index == 0 && h0.value == 3.0f &&
+               h2.index == 0 && h2.value == 5.0f,
+           "segmented _into names");
   }
   {
     // [cccl_ops]

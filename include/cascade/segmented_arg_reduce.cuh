@@ -54,4 +54,19 @@ void segmented_argmax(Policy const& policy, It first, BeginIt begin_offsets, End
                                           "cascade::segmented_argmax");
 }
 
+// The same calls, named as argmin_into is (the results to device memory).
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_argmin_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out) {
+  segmented_argmin(policy, first, begin_offsets, end_offsets, num_segments, d_out);
+}
+
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_argmax_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out) {
+  segmented_argmax(policy, first, begin_offsets, end_offsets, num_segments, d_out);
+}
+
 }  // namespace cascade

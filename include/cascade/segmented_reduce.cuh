@@ -1,8 +1,10 @@
 // cascade/segmented_reduce.cuh: many ranges reduced at once (CUB's DeviceSegmentedReduce shape).
 //
-//   cascade::segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op);
-//   cascade::batched_reduce(policy, first, segment_size, num_segments, d_out, init, op);
+//   cascade::segmented_reduce_into(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op);
+//   cascade::batched_reduce_into(policy, first, segment_size, num_segments, d_out, init, op);
 //
+// The _into names say, as reduce_into does, that the results go to device memory and the host does
+// not wait; segmented_reduce and batched_reduce are the same calls under their first names, kept.
 // d_out[s] = init op first[begin_offsets[s]] op ... op first[end_offsets[s] - 1], in order (non-commutative
 // ops keep it); an empty segment gives init. Offsets are any random-access iterators (a counting or
 // transform iterator needs no array). Ordered on the policy's stream; the host does not wait, but for
@@ -189,6 +191,35 @@ template <class Policy, class It, class OutIt, class T>
   requires is_segmented_call_policy_v<Policy>
 void batched_reduce(Policy const& policy, It first, cuda::std::int64_t segment_size, cuda::std::int64_t num_segments,
                     OutIt d_out, T init) {
+  batched_reduce(policy, first, segment_size, num_segments, d_out, init, plus{});
+}
+
+// The same calls as segmented_reduce and batched_reduce, named as reduce_into is.
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op) {
+  segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op);
+}
+
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out, T init) {
+  segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, plus{});
+}
+
+template <class Policy, class It, class OutIt, class T, class Op>
+  requires is_segmented_call_policy_v<Policy>
+void batched_reduce_into(Policy const& policy, It first, cuda::std::int64_t segment_size,
+                         cuda::std::int64_t num_segments, OutIt d_out, T init, Op op) {
+  batched_reduce(policy, first, segment_size, num_segments, d_out, init, op);
+}
+
+template <class Policy, class It, class OutIt, class T>
+  requires is_segmented_call_policy_v<Policy>
+void batched_reduce_into(Policy const& policy, It first, cuda::std::int64_t segment_size,
+                         cuda::std::int64_t num_segments, OutIt d_out, T init) {
   batched_reduce(policy, first, segment_size, num_segments, d_out, init, plus{});
 }
 
