@@ -19,7 +19,7 @@ int main() {
   float const squares = cascade::transform_reduce(p{}, d, d + 1000, 0.0f, cascade::plus{},
                                                   [] __host__ __device__(float x) { return x * x; });
   cascade::segmented_reduce(cascade::default_policy{}, d, offsets, offsets + 1, 2, d, 0.0f, cascade::plus{});
-  cascade::batched_reduce(p{}, d, 10, 10, d, 0.0f, cascade::minimum{});
+  cascade::batched_reduce_into(cascade::default_policy{}, d, 10, 10, d, 0.0f, cascade::minimum{});
   std::printf("%f %f %lld %lld %f %f %f\n", sum, max, static_cast<long long>(lo.index),
               static_cast<long long>(both.max.index), exact, binned, squares);
   cudaFree(d);
