@@ -169,7 +169,7 @@ with tempfile.TemporaryDirectory() as tmp:
             return sorted(os.path.relpath(d, PREFIX) for d in out.values()
                           if os.path.basename(os.path.dirname(d)) == 'bin')
         assert bins() == [], 'installed by default: %s' % bins()
-        run(['meson', 'setup', '--reconfigure', build, root, '-Dinstall-tools=true'])
+        run(['meson', 'setup', '--reconfigure', build, root, '-Dinstall-tools=true', '-Dtools=auto'])
         assert bins() == ['bin/cascade-demo', 'bin/cascade-tune'], 'with -Dinstall-tools=true: %s' % bins()
     check('cascade-demo and cascade-tune installed only with -Dinstall-tools=true', tools_only_on_request)
 
