@@ -9,6 +9,7 @@
 //
 //   cascade-ladder [--out FILE] [--commit SHA] [--driver VERSION]
 #include <cascade/cascade.cuh>
+#include <cascade/tree/cub_block.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>

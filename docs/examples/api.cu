@@ -2,6 +2,8 @@
 // that name. test/algorithms/docs_test.cu compiles this file and runs it on the GPU; main returns 0 when every
 // example got the answer it states.
 #include <cascade/cascade.cuh>
+#include <cascade/tree/cub_block.cuh>
+#include <cascade/cross_check.cuh>
 #include <thrust/device_vector.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>

@@ -5,7 +5,7 @@
 //   cascade::minmax_result<float> both = cascade::minmax(policy{}, d, d + n);  // both, one pass
 //   cascade::argmin_into(policy{}.on(s), d, d + n, d_lo);  // into device memory (indexed<float>*), no host wait
 //
-// Each is a reduce over {index, value} pairs with arg_min / arg_max (indexed.cuh), under any policy
+// Each is a reduce over {index, value} pairs with arg_min / arg_max (ops/indexed.cuh), under any policy
 // whose finish can combine the 16-byte pairs (all but finish::atomic for most types). The value type
 // T is the input's; it needs operator< and an identity for minimum (argmin) or maximum (argmax):
 // every arithmetic type, __half and __nv_bfloat16 have one, and a user type gets one by specializing
@@ -19,9 +19,9 @@
 #include <string>
 
 #include "detail/kernel/input_iterators.cuh"
-#include "indexed.cuh"
+#include "ops/indexed.cuh"
 #include "ops.cuh"
-#include "policy.cuh"
+#include "policy/policy.cuh"
 #include "reduce.cuh"
 
 namespace cascade {

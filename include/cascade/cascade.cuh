@@ -1,4 +1,7 @@
-// cascade/cascade.cuh: everything cascade offers, in one include.
+// cascade/cascade.cuh: everything cascade offers, in one include, and nothing of CUB: the two parts
+// that are CUB's own have their headers, cross_check.cuh (cub::DeviceReduce as a reference) and
+// tree/cub_block.cuh (cub::BlockReduce as a tree); the distributed reduce, which needs NCCL, is in
+// distributed.cuh.
 //
 //   #include <cascade/cascade.cuh>
 //   using policy = cascade::policy<256, 8, cascade::tree::sequential, cascade::finish::recursive>;
@@ -6,26 +9,25 @@
 #pragma once
 
 #include "arg_reduce.cuh"
-#include "cross_check.cuh"
-#include "default_policy.cuh"
+#include "policy/default_policy.cuh"
 #include "error.cuh"
 #include "finish/all.cuh"
-#include "identity.cuh"
-#include "indexed.cuh"
-#include "memory.cuh"
-#include "memory_resource.cuh"
-#include "monoid.cuh"
-#include "non_commutative.cuh"
+#include "ops/identity.cuh"
+#include "ops/indexed.cuh"
+#include "memory/scratch_pool.cuh"
+#include "memory/resource.cuh"
+#include "ops/monoid.cuh"
+#include "ops/non_commutative.cuh"
 #include "ops.cuh"
-#include "policy.cuh"
-#include "prepare.cuh"
-#include "presets.cuh"
+#include "policy/policy.cuh"
+#include "memory/prepare.cuh"
+#include "policy/presets.cuh"
 #include "reduce.cuh"
 #include "segmented_arg_reduce.cuh"
-#include "segmented_policy.cuh"
+#include "policy/segmented_policy.cuh"
 #include "segmented_reduce.cuh"
 #include "segmented_transform_reduce.cuh"
 #include "transform_reduce.cuh"
 #include "tree/all.cuh"
-#include "tuned_policy.cuh"
+#include "policy/tuned_policy.cuh"
 #include "version.cuh"

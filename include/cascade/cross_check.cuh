@@ -39,13 +39,13 @@
 #include <cstring>
 #include <limits>
 
-#include "default_policy.cuh"
+#include "policy/default_policy.cuh"
 #include "error.cuh"
-#include "identity.cuh"
-#include "monoid.cuh"
-#include "non_commutative.cuh"
+#include "ops/identity.cuh"
+#include "ops/monoid.cuh"
+#include "ops/non_commutative.cuh"
 #include "ops.cuh"
-#include "policy.cuh"
+#include "policy/policy.cuh"
 #include "reduce.cuh"
 #include "finish/two_pass.cuh"
 #include "transform_reduce.cuh"

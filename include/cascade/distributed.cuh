@@ -6,7 +6,7 @@
 //   float total = cascade::reduce(comm, cascade::default_policy{}, d, d + n, 0.0f, cascade::plus{});
 #pragma once
 
-#include "default_policy.cuh"
+#include "policy/default_policy.cuh"
 #include "distributed/arg_reduce.cuh"
 #include "distributed/collective.cuh"
 #include "distributed/communicator.cuh"
@@ -14,6 +14,6 @@
 #include "distributed/reduce.cuh"
 #include "distributed/shard.cuh"
 #include "distributed/transform_reduce.cuh"
-#include "non_commutative.cuh"
+#include "ops/non_commutative.cuh"
 #include "ops.cuh"
-#include "policy.cuh"
+#include "policy/policy.cuh"

@@ -33,6 +33,6 @@
 #include "detail/kernel/sinks.cuh"
 #include "detail/runtime/scratch.cuh"
 #include "finish/tag.cuh"
-#include "policy.cuh"
+#include "policy/policy.cuh"
 #include "segment/tag.cuh"
 #include "tree/tag.cuh"

@@ -5,14 +5,14 @@
 //   cascade::reduce(p, d, d + n, cascade::minimum_number{});  // NaN ignored, as numpy's nanmin
 //   cascade::reduce(p, flags, flags + n, true, cascade::logical_and{});
 //
-// Each op names its identity through cascade::identity<Op, T> (identity.cuh). All of them are
-// associative and commutative; cascade::non_commutative (non_commutative.cuh) marks ops that are not.
+// Each op names its identity through cascade::identity<Op, T> (ops/identity.cuh). All of them are
+// associative and commutative; cascade::non_commutative (ops/non_commutative.cuh) marks ops that are not.
 #pragma once
 
 #include <cuda/std/type_traits>
 
 #include "detail/meta/float_order.cuh"
-#include "identity.cuh"
+#include "ops/identity.cuh"
 
 namespace cascade {
 

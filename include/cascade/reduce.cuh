@@ -10,9 +10,9 @@
 // are converted to it as they are read; the result is init op x0 op x1 ... op x(n-1), with operands
 // regrouped and, unless the op is wrapped in cascade::non_commutative, reordered; an empty range
 // gives init; init is applied exactly once, on the left; the input is never written. Without init,
-// the accumulator is the input's value type and init is the op's identity (identity.cuh, monoid.cuh).
+// the accumulator is the input's value type and init is the op's identity (ops/identity.cuh, ops/monoid.cuh).
 // Any random-access iterator whose elements the device can read works, and sizes are 64-bit.
-// The forms without a policy (default_policy) are declared in default_policy.cuh, the layer above
+// The forms without a policy (default_policy) are declared in policy/default_policy.cuh, the layer above
 // this one; cascade.cuh includes both. A file that names its own policy includes this header, the
 // policy, and one tree and one finish header, and pulls in nothing else of cascade's strategies.
 // Errors: std::invalid_argument when last < first; cascade::cuda_error when a CUDA call fails or
@@ -33,13 +33,14 @@
 #include "detail/kernel/arguments.cuh"
 #include "detail/dispatch.cuh"
 #include "detail/host_result.cuh"
+#include "exact/accumulator.cuh"  // exact_plus, reproducible_plus: their accumulators
 #include "error.cuh"
-#include "identity.cuh"
-#include "memory_resource.cuh"
-#include "monoid.cuh"
-#include "non_commutative.cuh"
+#include "ops/identity.cuh"
+#include "memory/resource.cuh"
+#include "ops/monoid.cuh"
+#include "ops/non_commutative.cuh"
 #include "ops.cuh"
-#include "policy.cuh"
+#include "policy/policy.cuh"
 
 namespace cascade {
 
@@ -57,7 +58,7 @@ void reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init) {
   reduce_into(policy, first, last, d_out, init, plus{});
 }
 
-// As above, every byte of temporary device storage taken from `resource` (memory_resource.cuh), on
+// As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh), on
 // the policy's stream, and given back there before the call returns.
 template <class Policy, class It, class OutIt, class T, class Op, class Resource>
   requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)

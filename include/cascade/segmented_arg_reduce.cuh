@@ -13,8 +13,8 @@
 #include "arg_reduce.cuh"
 #include "detail/kernel/input_iterators.cuh"
 #include "detail/segment_views.cuh"
-#include "identity.cuh"
-#include "indexed.cuh"
+#include "ops/identity.cuh"
+#include "ops/indexed.cuh"
 #include "ops.cuh"
 #include "segmented_reduce.cuh"
 

@@ -25,8 +25,9 @@
 #include <type_traits>
 
 #include "detail/segmented_dispatch.cuh"
+#include "exact/accumulator.cuh"  // so that exact_plus is refused by name (segmented_arguments_ok)
 #include "ops.cuh"
-#include "segmented_policy.cuh"
+#include "policy/segmented_policy.cuh"
 
 namespace cascade {
 

@@ -14,19 +14,18 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "exact/exact_sum.cuh"
 #include "detail/kernel/input_iterators.cuh"
-#include "memory_resource.cuh"
-#include "policy.cuh"
+#include "memory/resource.cuh"
+#include "policy/policy.cuh"
 #include "reduce.cuh"
 
 namespace cascade::detail {
 
-// What t's results are read as: init's type, or double for the exact sums, which converts every result
-// they take (float, double, half, bfloat16, 32-bit integers) exactly, so that exact_plus sums t's own
-// results even into a float (e.g. products of two floats, formed in double: an exact dot product).
+// What t's results are read as: init's type, or what the op's accumulator reads them as (the exact
+// sums: double, exact/accumulator.cuh).
 template <class It, class TransformOp, class T, class ReduceOp>
-using transformed_input_t = transform_input<It, TransformOp, cuda::std::conditional_t<is_exact_op_v<ReduceOp>, double, T>>;
+using transformed_input_t =
+    transform_input<It, TransformOp, typename accumulator<ReduceOp>::template transformed_as<T>>;
 
 }  // namespace cascade::detail
 
@@ -50,7 +49,7 @@ void transform_reduce_into(Policy const& policy, It first, It last, OutIt d_out,
                                init, reduce_op);
 }
 
-// As above, every byte of temporary device storage taken from `resource` (memory_resource.cuh).
+// As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh).
 template <class Policy, class It, class OutIt, class T, class ReduceOp, class TransformOp, class Resource>
   requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void transform_reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init, ReduceOp reduce_op,

@@ -2,6 +2,7 @@
 // (src/measure/meson.build) with CASCADE_MEASURE_ITEM, _ACCUMULATOR, _OP and _NAME defined; it also
 // holds the configuration's typed helpers (inputs, CUB and Thrust calls, comparison).
 #include <cascade/cascade.cuh>
+#include <cascade/tree/cub_block.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/functional>
 #include <cuda_fp16.h>

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
+#include <cascade/cross_check.cuh>
 #include <cuda/std/span>
 #include <cub/device/device_reduce.cuh>
 #include <thrust/device_vector.h>

@@ -10,6 +10,8 @@
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
+#include <cascade/tree/cub_block.cuh>
+#include <cascade/cross_check.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -5,7 +5,7 @@
 // launches nothing (a captured query makes an empty graph) and leaves the output alone; too little
 // storage throws std::invalid_argument before anything runs; every allocation a resource makes is
 // deallocated, with the same size, 256-byte aligned; cascade's pool and per-stream state see no use.
-// Then the public pool controls (memory.cuh): trim, the byte counts, the release threshold.
+// Then the public pool controls (memory/scratch_pool.cuh): trim, the byte counts, the release threshold.
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>

@@ -2,8 +2,8 @@
 """cascade's layers, as docs/design.md draws them: each folder's headers include only what sits at its
 level or below. Reads the #include "..." lines of include/cascade (no compiler needed). From the bottom:
   detail/meta/     compile-time helpers: includes only detail/meta/;
-  the vocabulary   error.cuh, identity.cuh, indexed.cuh, ops.cuh, non_commutative.cuh, monoid.cuh:
-                   only detail/meta/ and each other;
+  the vocabulary   error.cuh, ops.cuh and ops/ (identity, indexed, monoid, non_commutative): only
+                   detail/meta/ and each other;
   detail/runtime/  host-side services (device, scratch, pinned, stream state, capture): only
                    detail/meta/, detail/runtime/ and error.cuh;
   detail/block/    warp and block primitives: only detail/meta/, detail/block/ and the vocabulary;
@@ -11,23 +11,24 @@ level or below. Reads the #include "..." lines of include/cascade (no compiler n
   exact/           the exact and binned sums: detail/meta/, block/, kernel/, exact/ and the vocabulary;
   tree/, segment/  never finish/, tuning/, detail/'s dispatch layer, the tuned policies or the entry points;
   finish/          never tuning/, detail/'s dispatch layer, the tuned policies or the entry points;
-  detail/          (its own files: the dispatch layer) never tuning/, the entry points, a registry, or a
-                   tree, finish or segment owner other than their tag.cuh;
+  detail/          (its own files: the dispatch layer) never tuning/, the entry points, a registry, a
+                   tree, finish or segment owner other than their tag.cuh, or exact/ (an op's own
+                   accumulator reaches it through detail/meta/accumulator.cuh's hook);
   tuning/          never the tuned policies or the entry points;
   reduce.cuh (the entry points for a policy the caller names) never tuning/ or the tuned policies;
-  tuned_policy.cuh (one table) never default_policy.cuh or tuning/gpus.cuh (every table);
+  policy/tuned_policy.cuh (one table) never policy/default_policy.cuh or tuning/gpus.cuh (every table);
   only distributed/ and distributed.cuh include distributed/ (it needs NCCL, which the rest does not).
 One test case: the headers that break a rule are listed.
 Usage: layers.py <include dir>"""
 import os, re, sys
 
 root = os.path.join(sys.argv[1], 'cascade')
-entry_points = {'reduce.cuh', 'default_policy.cuh', 'tuned_policy.cuh', 'arg_reduce.cuh', 'transform_reduce.cuh', 'prepare.cuh',
-                'cross_check.cuh', 'presets.cuh', 'cascade.cuh', 'segmented_reduce.cuh', 'segmented_arg_reduce.cuh',
-                'segmented_transform_reduce.cuh'}
+entry_points = {'reduce.cuh', 'policy/default_policy.cuh', 'policy/tuned_policy.cuh', 'arg_reduce.cuh', 'transform_reduce.cuh',
+                'memory/prepare.cuh', 'cross_check.cuh', 'policy/presets.cuh', 'cascade.cuh', 'segmented_reduce.cuh',
+                'segmented_arg_reduce.cuh', 'segmented_transform_reduce.cuh'}
 
 
-vocabulary = {'error.cuh', 'identity.cuh', 'indexed.cuh', 'ops.cuh', 'non_commutative.cuh', 'monoid.cuh'}
+vocabulary = {'error.cuh', 'ops.cuh', 'ops/identity.cuh', 'ops/indexed.cuh', 'ops/non_commutative.cuh', 'ops/monoid.cuh'}
 tags = {'tree/tag.cuh', 'finish/tag.cuh', 'segment/tag.cuh'}
 below = {  # what a lower layer's headers may include: folders (ending in /) and files
     'detail/meta/': {'detail/meta/'},
@@ -52,12 +53,14 @@ def forbidden(header, target):
     if layer and not any(target == b or (b.endswith('/') and target.startswith(b)) for b in below[layer]):
         return '%s may include only %s' % (layer if layer != 'vocabulary' else 'the vocabulary', ', '.join(sorted(below[layer])))
     folder = header.split('/')[0] if '/' in header else ''
-    top = target if '/' not in target else None
+    top = target if target in entry_points else None
     if folder in ('tree', 'segment', 'finish') and dispatch_layer(target):
         return 'strategies sit below the dispatch layer'
     if folder == 'detail' and dispatch_layer(header):
         if target.startswith('tuning/') or top in entry_points:
             return 'detail/ sits below tuning and the entry points'
+        if target.startswith('exact/'):
+            return 'detail/ reaches the exact sums only through the accumulator hook (detail/meta/accumulator.cuh)'
         if target.endswith('/all.cuh'):
             return 'detail/ never pulls in a whole registry'
         if target.startswith(('tree/', 'finish/', 'segment/')) and not target.endswith('/tag.cuh'):
@@ -76,10 +79,10 @@ def forbidden(header, target):
             return 'tuning sits below the entry points'
     if target.startswith('distributed/') and not (folder == 'distributed' or header == 'distributed.cuh'):
         return 'distributed/ needs NCCL: only distributed.cuh includes it'
-    if header == 'reduce.cuh' and (target.startswith('tuning/') or target in ('default_policy.cuh', 'tuned_policy.cuh')):
+    if header == 'reduce.cuh' and (target.startswith('tuning/') or target in ('policy/default_policy.cuh', 'policy/tuned_policy.cuh')):
         return 'reduce.cuh serves named policies; the tuned policies sit above it'
-    if header == 'tuned_policy.cuh' and target in ('default_policy.cuh', 'tuning/gpus.cuh'):
-        return 'tuned_policy.cuh runs one table; default_policy.cuh, above it, picks among them all'
+    if header == 'policy/tuned_policy.cuh' and target in ('policy/default_policy.cuh', 'tuning/gpus.cuh'):
+        return 'policy/tuned_policy.cuh runs one table; policy/default_policy.cuh, above it, picks among them all'
     return None
 
 

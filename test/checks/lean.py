@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """A file that names its own policy pulls in only what that policy needs: nvcc -M over each file must
-list nothing of tuning/ or the tuned policies (default_policy.cuh, tuned_policy.cuh), no registry of
+list nothing of tuning/ or the tuned policies (policy/default_policy.cuh, policy/tuned_policy.cuh), no registry of
 trees or finishes (tree/all.cuh, finish/all.cuh), no tree or finish beyond the file's own and the
 tags, and nothing of CUB or cooperative groups. The files:
-  one_policy.cu             policy.cuh, reduce.cuh, tree/shuffle.cuh, finish/last_block.cuh;
+  one_policy.cu             policy/policy.cuh, reduce.cuh, tree/shuffle.cuh, finish/last_block.cuh;
   algorithms_one_policy.cu  the same with arg_reduce.cuh and transform_reduce.cuh;
-  segmented_one_policy.cu   segmented_policy.cuh (every owner: segment/all.cuh; tree::shuffle) and the
+  segmented_one_policy.cu   policy/segmented_policy.cuh (every owner: segment/all.cuh; tree::shuffle) and the
                             segmented calls, with a named owner and with default_policy;
-  default_policy.cu         default_policy.cuh: every table and what they name (finish::cluster's
+  default_policy.cu         policy/default_policy.cuh: every table and what they name (finish::cluster's
                             cooperative groups included), but nothing of CUB (only tree::cub_block and
-                            cross_check need it).
+                            cross_check need it);
+  everything.cu             cascade.cuh: every header but distributed.cuh, cross_check.cuh and
+                            tree/cub_block.cuh, and nothing of CUB.
 Prints the cascade headers each pulled in. One test case.
 Usage: lean.py <compiler and flags...> -- <include dir> <file>..."""
 import os, subprocess, sys, tempfile
@@ -33,9 +35,9 @@ for source in sources:
     paths = sorted({os.path.normpath(p) for p in paths})
     ours = sorted(os.path.relpath(p, root) for p in paths if p.startswith(root + os.sep))
     allowed = allowed_strategies - ({'finish/last_block.cuh'} if segmented else set())
-    tuned = os.path.basename(source) == 'default_policy.cu'
+    tuned = os.path.basename(source) in ('default_policy.cu', 'everything.cu')
     bad = [] if tuned else [
-        h for h in ours if h.startswith('tuning/') or h in ('default_policy.cuh', 'tuned_policy.cuh') or
+        h for h in ours if h.startswith('tuning/') or h in ('policy/default_policy.cuh', 'policy/tuned_policy.cuh') or
         h in ('tree/all.cuh', 'finish/all.cuh') or (h.startswith(('tree/', 'finish/')) and h not in allowed) or
         (h.startswith('segment/') and not segmented)]
     bad += [p for p in paths if '/cub/' in p or ('cooperative_groups' in p and not tuned)]

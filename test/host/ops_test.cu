@@ -1,9 +1,9 @@
 // The operators and their identities, on the host (the same functions run on the device).
 #include <doctest/doctest.h>
 
-#include <cascade/indexed.cuh>
-#include <cascade/monoid.cuh>
-#include <cascade/non_commutative.cuh>
+#include <cascade/ops/indexed.cuh>
+#include <cascade/ops/monoid.cuh>
+#include <cascade/ops/non_commutative.cuh>
 #include <cascade/ops.cuh>
 #include <cascade/detail/block/atomics.cuh>
 #include <cascade/tree/redux.cuh>

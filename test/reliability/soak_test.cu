@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
+#include <cascade/tree/cub_block.cuh>
 #include <cascade/detail/runtime/scratch.cuh>
 #include <cascade/detail/runtime/stream_state.cuh>
 #include <thrust/device_vector.h>

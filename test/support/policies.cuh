@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cascade/cascade.cuh>
+#include <cascade/tree/cub_block.cuh>
 
 #include <utility>
 

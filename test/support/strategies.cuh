@@ -7,6 +7,7 @@
 #include <cascade/detail/meta/type_list.cuh>
 #include <cascade/finish/all.cuh>
 #include <cascade/tree/all.cuh>
+#include <cascade/tree/cub_block.cuh>  // (the registry names it; its code is here)
 
 #include "toy_finish.cuh"
 #include "toy_tree.cuh"

@@ -3,7 +3,7 @@
 // pairing, checks the pointers and the device, handles the empty range and the input that fits one
 // tile (one block, for every finish), picks the offset type and hands the rest to the policy's
 // finishing strategy. It also sizes a call's temporary storage along the same path (scratch_bytes),
-// for the overloads that take the caller's (CUB's two-phase shape). default_policy.cuh, the layer
+// for the overloads that take the caller's (CUB's two-phase shape). policy/default_policy.cuh, the layer
 // above, specializes policy_dispatch to look its policy up in the tuning tables first; nothing here
 // knows about tuning.
 #pragma once
@@ -22,13 +22,11 @@
 
 #include "../finish/tag.cuh"
 #include "../ops.cuh"
-#include "../policy.cuh"
+#include "../policy/policy.cuh"
 #include "../tree/tag.cuh"
+#include "meta/accumulator.cuh"
 #include "meta/arch.cuh"
 #include "runtime/device.cuh"
-#include "../exact/binned_small_sum.cuh"
-#include "../exact/binned_sum.cuh"
-#include "../exact/exact_sum.cuh"
 #include "kernel/arguments.cuh"
 #include "kernel/kernels.cuh"
 #include "runtime/memory_check.cuh"
@@ -110,7 +108,7 @@ std::size_t dispatch_scratch_bytes(cuda::std::int64_t n) {
 
 // Sizes at which calls of lo..hi items under Policy take every path dispatch_policy and the finishes
 // have: the first, one tile, one tile and one item, the last, and both sides of the switch to 64-bit
-// offsets. prepare() (prepare.cuh) captures a call at each.
+// offsets. prepare() (memory/prepare.cuh) captures a call at each.
 template <class Policy>
 void add_path_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t lo, cuda::std::int64_t hi) {
   constexpr cuda::std::int64_t tile = Policy::tile_size;
@@ -119,11 +117,11 @@ void add_path_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t l
     if (n >= lo && n <= hi) sizes.push_back(n);
 }
 
-// How calls under Policy are dispatched: a policy's own parameters. default_policy.cuh specializes it.
+// How calls under Policy are dispatched: a policy's own parameters. policy/default_policy.cuh specializes it.
 template <class Policy>
 struct policy_dispatch {
   static_assert(!cuda::std::is_same_v<Policy, default_policy>,
-                "cascade: default_policy's dispatch reads the tuning tables: include <cascade/default_policy.cuh> "
+                "cascade: default_policy's dispatch reads the tuning tables: include <cascade/policy/default_policy.cuh> "
                 "(or <cascade/cascade.cuh>) where reduce, reduce_into or an algorithm on them runs with it");
   // A strategy named by hand must have its own code in some target of this file (a tuning table's
   // may fall back: default_policy specializes this template).
@@ -153,64 +151,36 @@ struct policy_dispatch {
   }
 };
 
-// exact_plus and reproducible_plus: the call runs with the op's accumulator as T (exact_plus: the exact
-// sum, exact/exact_sum.cuh; reproducible_plus: the binned sum, exact/binned_sum.cuh), its op, and a
-// writer that rounds the final state into d_out, over a zeroed area (exact_plus's spill, the binned
-// sum's atomic bins): the stream's own (stream_state.cuh), which the rounding zeroes again, else one in
-// scratch and a memset.
-template <class It, class T, class Op>
-struct exact_call {
-  using item = item_value_t<decltype(cuda::std::declval<It const&>()[0])>;  // (a device_reference: its value)
-  static_assert(cuda::std::is_same_v<T, float> || cuda::std::is_same_v<T, double>,
-                "cascade::exact_plus / reproducible_plus: the result type (init's type) must be float or double; "
-                "pass 0.0f or 0.0 as init");
-  static_assert(exact::is_item_v<item>,
-                "cascade::exact_plus / reproducible_plus: the items must be float, double, __half, __nv_bfloat16 "
-                "or integers of at most 32 bits (transform_reduce: the transform's result)");
-  static constexpr bool is_binned = cuda::std::is_same_v<Op, reproducible_plus>;
-  // Items that are floats exactly (float, half, bfloat16, integers of at most 16 bits) take the
-  // float-grid accumulator (float arithmetic, exact/binned_small_sum.cuh) for both ops: exact_plus's
-  // spills what reproducible_plus's drops.
-  static constexpr bool is_small = binned::is_small_item_v<item>;
-  static constexpr int levels = is_binned ? binned::levels_for<item> : exact::levels_for<item>;
-  using state = cuda::std::conditional_t<
-      is_small, binned::small_state,
-      cuda::std::conditional_t<is_binned, binned::state<levels>, exact::state<levels>>>;
-  using op = cuda::std::conditional_t<
-      is_small, binned::small_op_of<!is_binned>,
-      cuda::std::conditional_t<is_binned, binned::op<levels>, exact::op<levels>>>;
-  static constexpr long long max_items = is_small ? binned::small_max_items : -1;
-  using area = typename op::area_type;
-  template <class OutIt>
-  using writer = exact::result_writer<OutIt, T, state, area>;
-  static constexpr char const* name = is_binned ? "cascade::reproducible_plus" : "cascade::exact_plus";
-};
+// The item type of an input iterator (a device_reference: its value).
+template <class It>
+using input_item_t = item_value_t<decltype(cuda::std::declval<It const&>()[0])>;
 
-// The exact or binned sum of [first, first + n) into the call's area (the stream's own, or scratch),
-// its final state given to make_writer(area)'s writer: result_writer rounds it (dispatch_exact_into);
-// the distributed reduce keeps it as integers for the other ranks (distributed/plans.cuh).
+// A call under an op with its own accumulator (meta/accumulator.cuh): its description for init's type
+// and the input's items.
+template <class It, class T, class Op>
+using accumulated_call = typename accumulator<Op>::template call<T, input_item_t<It>>;
+
+// [first, first + n) folded into the accumulator of Op, in the call's area (the stream's own, which the
+// writer zeroes again, else one in scratch and a memset), the final state given to make_writer(area)'s
+// writer: dispatch_accumulated_into rounds it into d_out; the distributed reduce keeps it for the other
+// ranks (distributed/plans.cuh).
 template <class Policy, class It, class T, class Op, class MakeWriter>
-void dispatch_exact_with(Policy const& policy, It first, cuda::std::int64_t n, MakeWriter const& make_writer) {
-  using call = exact_call<It, T, Op>;
+void dispatch_accumulated_with(Policy const& policy, It first, cuda::std::int64_t n, MakeWriter const& make_writer) {
+  using call = accumulated_call<It, T, Op>;
   using area_type = typename call::area;
   if (call::max_items >= 0 && n > call::max_items)
-    throw std::invalid_argument(
-        std::string(call::name) +
-        ": at most 2^41 items of float, __half, __nv_bfloat16 or integers of 16 bits or fewer in one call, so "
-        "that its integer levels cannot overflow; " +
-        (call::is_binned ? "split the range and add the results with exact_plus"
-                         : "convert the items to double (transform_reduce), whose accumulator has no such bound"));
+    throw std::invalid_argument(std::string(call::name) + call::too_many + call::instead);
   cudaStream_t const stream = policy.stream();
   current_device();
   static_assert(sizeof(area_type) <= stream_state::spill_bytes,
-                "cascade: exact_plus's spill (or reproducible_plus's atomic bins) outgrew the stream state's room "
-                "for it; raise stream_state::spill_bytes");
+                "cascade: an accumulator's area (exact_plus's spill, reproducible_plus's atomic bins) outgrew the "
+                "stream state's room for it; raise stream_state::spill_bytes");
   stream_state const own = stream_state_of(stream);
   std::optional<scratch_buffer> spill;
   auto* area = static_cast<area_type*>(own.spill);
   if (area == nullptr) {
     area = spill.emplace(sizeof(area_type), stream, call::name).template as<area_type>();
-    check_cuda(cudaMemsetAsync(area, 0, sizeof(area_type), stream), "cudaMemsetAsync (exact_plus's spill)");
+    check_cuda(cudaMemsetAsync(area, 0, sizeof(area_type), stream), "cudaMemsetAsync (the accumulator's area)");
   }
   if constexpr (requires { Policy::finish_type::folds_on_host; })
     static_assert(!Policy::finish_type::folds_on_host,
@@ -220,12 +190,12 @@ void dispatch_exact_with(Policy const& policy, It first, cuda::std::int64_t n, M
 }
 
 template <class Policy, class It, class OutIt, class T, class Op>
-void dispatch_exact_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init) {
-  using call = exact_call<It, T, Op>;
+void dispatch_accumulated_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init) {
+  using call = accumulated_call<It, T, Op>;
   current_device();  // a clear cuda_error when there is no device, before the pointer check
   check_device_accessible(d_out, "the output (d_out)");
-  dispatch_exact_with<Policy, It, T, Op>(policy, first, n, [&](typename call::area* area) {
-    return typename call::template writer<OutIt>{d_out, area, double(init)};
+  dispatch_accumulated_with<Policy, It, T, Op>(policy, first, n, [&](typename call::area* area) {
+    return call::make_writer(d_out, area, init);
   });
 }
 
@@ -235,11 +205,11 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
     // CCCL's function objects run as the cascade op they name (detail/meta/known_op.cuh): cuda::minimum's
     // `a < b ? a : b` depends on the grouping once NaN is in the data; cascade::minimum does not.
     dispatch_reduce_into(policy, first, n, d_out, init, known_op_t<Op, T>{});
-  } else if constexpr (is_exact_op_v<Op>) {
+  } else if constexpr (!is_plain_accumulator_v<Op>) {
     static_assert(is_policy_v<Policy>,
                   "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
                   "e.g. cascade::default_policy{}");
-    if constexpr (input_ok<It>()) dispatch_exact_into<Policy, It, OutIt, T, Op>(policy, first, n, d_out, init);
+    if constexpr (input_ok<It>()) dispatch_accumulated_into<Policy, It, OutIt, T, Op>(policy, first, n, d_out, init);
   } else {
     static_assert(is_policy_v<Policy>,
                   "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
@@ -256,8 +226,8 @@ std::size_t temp_storage_bytes_of(Policy const& policy, cuda::std::int64_t n) {
   std::size_t pieces = 0;
   if constexpr (is_cccl_op_v<Op, T>) {
     return temp_storage_bytes_of<Policy, It, OutIt, T, known_op_t<Op, T>>(policy, n);
-  } else if constexpr (is_exact_op_v<Op>) {
-    using call = exact_call<It, T, Op>;
+  } else if constexpr (!is_plain_accumulator_v<Op>) {
+    using call = accumulated_call<It, T, Op>;
     pieces = scratch_piece_bytes(sizeof(typename call::area)) +
              policy_dispatch<Policy>::template scratch_bytes<It, typename call::template writer<OutIt>,
                                                              typename call::state, typename call::op>(policy, n);

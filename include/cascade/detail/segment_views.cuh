@@ -9,7 +9,7 @@
 
 #include <iterator>
 
-#include "../indexed.cuh"
+#include "../ops/indexed.cuh"
 #include "kernel/sinks.cuh"
 
 namespace cascade::detail {

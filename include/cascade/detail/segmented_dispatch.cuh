@@ -20,6 +20,7 @@
 #include "runtime/allocation.cuh"
 #include "runtime/capture.cuh"
 #include "runtime/device.cuh"
+#include "meta/accumulator.cuh"
 #include "meta/known_op.cuh"
 #include "runtime/memory_check.cuh"
 #include "meta/op_call.cuh"
@@ -40,10 +41,10 @@ struct segment_stats {
 // true when all hold, and the caller then instantiates its kernels.
 template <class It, class T, class Op>
 constexpr bool segmented_arguments_ok() {
-  static_assert(!is_exact_op_v<Op>,
+  static_assert(is_plain_accumulator_v<Op>,
                 "cascade::segmented_reduce / batched_reduce: exact_plus and reproducible_plus are not segmented yet; "
                 "reduce each segment with cascade::reduce_into, or use cascade::plus");
-  if constexpr (is_exact_op_v<Op>) return false;
+  if constexpr (!is_plain_accumulator_v<Op>) return false;
   else return arguments_ok<It, T, Op>();
 }
 

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "../detail/kernel/arguments.cuh"
-#include "../indexed.cuh"
+#include "../ops/indexed.cuh"
 #include "../ops.cuh"
-#include "../policy.cuh"
+#include "../policy/policy.cuh"
 #include "communicator.cuh"
 #include "dispatch.cuh"
 #include "plans.cuh"

@@ -14,9 +14,9 @@
 
 #include "../detail/kernel/kernels.cuh"
 #include "../detail/kernel/sinks.cuh"
-#include "../identity.cuh"
-#include "../indexed.cuh"
-#include "../non_commutative.cuh"
+#include "../ops/identity.cuh"
+#include "../ops/indexed.cuh"
+#include "../ops/non_commutative.cuh"
 
 namespace cascade::detail {
 

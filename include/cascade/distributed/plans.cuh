@@ -18,11 +18,12 @@
 
 #include "../detail/kernel/arguments.cuh"
 #include "../detail/dispatch.cuh"
+#include "../exact/accumulator.cuh"
 #include "../exact/exact_partial.cuh"
 #include "../detail/kernel/input_iterators.cuh"
 #include "../detail/meta/known_op.cuh"
-#include "../identity.cuh"
-#include "../indexed.cuh"
+#include "../ops/identity.cuh"
+#include "../ops/indexed.cuh"
 #include "collective.cuh"
 #include "nccl_types.cuh"
 #include "partial.cuh"
@@ -113,8 +114,9 @@ struct exact_plan {
                 "array of integers, which NCCL's ops cannot add as one); use collective::all_gather or automatic");
   static constexpr bool transforms = !cuda::std::is_same_v<Transform, no_transform>;
   // transform_reduce's results read as double, as the one-GPU exact sums read them (transform_reduce.cuh)
-  using input = cuda::std::conditional_t<transforms, transform_input<It, Transform, double>, It>;
-  using call = exact_call<input, T, Op>;
+  using input = cuda::std::conditional_t<
+      transforms, transform_input<It, Transform, typename accumulator<Op>::template transformed_as<T>>, It>;
+  using call = accumulated_call<input, T, Op>;
   static constexpr bool all_reduce = false;
   using partial = typename call::area;
   using result_type = T;
@@ -127,7 +129,7 @@ struct exact_plan {
 
   template <class Policy>
   void local(Policy const& policy, int, partial* slot) const {
-    dispatch_exact_with<Policy, input, T, Op>(policy, view(), n, [&](partial* area) {
+    dispatch_accumulated_with<Policy, input, T, Op>(policy, view(), n, [&](partial* area) {
       return area_writer<typename call::state, partial>{area, slot};
     });
   }
@@ -140,7 +142,7 @@ struct exact_plan {
 };
 
 template <class It, class Transform, class T, class Op, class Collective>
-using plan_for = cuda::std::conditional_t<is_exact_op_v<Op>, exact_plan<It, Transform, T, Op, Collective>,
+using plan_for = cuda::std::conditional_t<!is_plain_accumulator_v<Op>, exact_plan<It, Transform, T, Op, Collective>,
                                           value_plan<It, Transform, T, Op, Collective>>;
 
 // ArgOp: arg_min or arg_max; IdentityOp: minimum or maximum (whose identity starts every shard).

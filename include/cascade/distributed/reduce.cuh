@@ -33,7 +33,7 @@
 
 #include "../detail/kernel/arguments.cuh"
 #include "../ops.cuh"
-#include "../policy.cuh"
+#include "../policy/policy.cuh"
 #include "collective.cuh"
 #include "communicator.cuh"
 #include "dispatch.cuh"

@@ -8,7 +8,7 @@
 // As the distributed reduce (reduce.cuh) of t(x0), t(x1), ...: the same collectives, order and errors.
 #pragma once
 
-#include "../policy.cuh"
+#include "../policy/policy.cuh"
 #include "collective.cuh"
 #include "communicator.cuh"
 #include "dispatch.cuh"

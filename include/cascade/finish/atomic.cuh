@@ -26,7 +26,7 @@
 #include "../detail/kernel/kernels.cuh"
 #include "../detail/meta/math.cuh"
 #include "../detail/runtime/scratch.cuh"
-#include "../policy.cuh"
+#include "../policy/policy.cuh"
 #include "../tree/shuffle.cuh"
 #include "tag.cuh"
 

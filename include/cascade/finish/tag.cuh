@@ -23,7 +23,7 @@
 #include <cuda/std/type_traits>
 
 #include "../detail/meta/type_list.cuh"
-#include "../non_commutative.cuh"
+#include "../ops/non_commutative.cuh"
 
 namespace cascade::finish {
 

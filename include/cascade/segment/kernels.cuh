@@ -9,7 +9,7 @@
 
 #include <cuda/std/cstdint>
 
-#include "../non_commutative.cuh"
+#include "../ops/non_commutative.cuh"
 #include "../tree/tag.cuh"
 #include "../detail/kernel/arguments.cuh"
 #include "../detail/runtime/device.cuh"

@@ -7,7 +7,7 @@
 #include "../detail/meta/arch.cuh"
 #include "../detail/meta/type_list.cuh"
 #include "by_commutativity.cuh"
-#include "cub_block.cuh"
+#include "cub_block_tag.cuh"  // (its code, tree/cub_block.cuh, brings CUB: included where it is named)
 #include "interleaved.cuh"
 #include "interleaved_strided.cuh"
 #include "none.cuh"

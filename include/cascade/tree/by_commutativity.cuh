@@ -12,7 +12,7 @@
 
 #include <cuda/std/type_traits>
 
-#include "../non_commutative.cuh"
+#include "../ops/non_commutative.cuh"
 #include "tag.cuh"
 
 namespace cascade::detail {

@@ -1,21 +1,14 @@
 // cascade/tree/cub_block.cuh: the block step delegated to cub::BlockReduce (its default algorithm,
 // BLOCK_REDUCE_WARP_REDUCTIONS), a reference point inside cascade's own kernels: same tile loop and
 // finish, CUB's tree. CUB documents BLOCK_REDUCE_WARP_REDUCTIONS as supporting non-commutative ops
-// (threads combined in rank order), and the non-commutative tests hold it to that.
+// (threads combined in rank order), and the non-commutative tests hold it to that. The registry
+// (tree/all.cuh) and cascade.cuh include only its tag (tree/cub_block_tag.cuh); a file that names it
+// includes this header.
 #pragma once
 
 #include <cub/block/block_reduce.cuh>
 
-#include "tag.cuh"
-
-namespace cascade::tree {
-
-struct cub_block : tag {
-  static constexpr char const* name = "tree::cub_block";
-  static constexpr bool preserves_order = true;
-};
-
-}  // namespace cascade::tree
+#include "cub_block_tag.cuh"
 
 namespace cascade::detail {
 

@@ -16,7 +16,7 @@
 #include <cuda/std/type_traits>
 
 #include "../detail/meta/type_list.cuh"
-#include "../non_commutative.cuh"
+#include "../ops/non_commutative.cuh"
 
 namespace cascade::tree {
 
@@ -42,7 +42,9 @@ template <class Tree, int BlockSize, class T>
 struct block_reduce {
   static_assert(sizeof(Tree) == 0,
                 "cascade: no block_reduce for this tree tag; use a tag from cascade::tree "
-                "(e.g. cascade::tree::sequential) or specialize cascade::detail::block_reduce for yours");
+                "(e.g. cascade::tree::sequential) or specialize cascade::detail::block_reduce for yours. "
+                "tree::cub_block's is in <cascade/tree/cub_block.cuh> (it brings CUB; cascade.cuh leaves it "
+                "out): include it");
 };
 
 // The tree a call with op Op uses: Tree itself, except for choosers such as tree::by_commutativity.

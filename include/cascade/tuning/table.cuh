@@ -10,7 +10,7 @@
 //              H100 and an H200: the same 132 SMs, 3.35 and 4.8 TB/s) each get their own table;
 //   item size: sizeof the input's value type, as 1, 2, 4 or 8 (larger types use 8);
 //   op kind:   sum for cascade::plus, min_max for cascade::minimum and cascade::maximum (and for
-//              CCCL's ops of those names: tuned_policy.cuh looks them up as detail::known_op_t), arg for
+//              CCCL's ops of those names: policy/tuned_policy.cuh looks them up as detail::known_op_t), arg for
 //              argmin's, argmax's and minmax's ops (their {index, value} accumulators take more
 //              registers, and 1- and 2-byte items want more of them a thread), exact for
 //              exact_plus (whose accumulator, exact/exact_sum.cuh, is a few doubles and costs
@@ -28,9 +28,9 @@
 
 #include "../detail/runtime/device.cuh"
 #include "../detail/meta/known_op.cuh"
-#include "../indexed.cuh"
+#include "../ops/indexed.cuh"
 #include "../ops.cuh"
-#include "../policy.cuh"
+#include "../policy/policy.cuh"
 
 namespace cascade::tuning {
 

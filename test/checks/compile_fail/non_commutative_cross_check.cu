@@ -1,5 +1,6 @@
 // expect: cub::DeviceReduce assumes a commutative op
 #include <cascade/cascade.cuh>
+#include <cascade/cross_check.cuh>
 struct concat {
   __host__ __device__ int operator()(int a, int b) const { return a * 31 + b; }
 };

@@ -2,7 +2,7 @@
 // does and nothing more. lean.py checks (nvcc -M) as for one_policy.cu.
 #include <cascade/arg_reduce.cuh>
 #include <cascade/finish/last_block.cuh>
-#include <cascade/policy.cuh>
+#include <cascade/policy/policy.cuh>
 #include <cascade/transform_reduce.cuh>
 #include <cascade/tree/shuffle.cuh>
 

@@ -2,7 +2,7 @@
 // checks (nvcc -M) that this pulls in no other tree or finish, nothing of tuning/ or default_policy,
 // and nothing of CUB or cooperative groups.
 #include <cascade/finish/last_block.cuh>
-#include <cascade/policy.cuh>
+#include <cascade/policy/policy.cuh>
 #include <cascade/reduce.cuh>
 #include <cascade/tree/shuffle.cuh>
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "../../identity.cuh"
+#include "../../ops/identity.cuh"
 #include "../meta/op_call.cuh"
 
 namespace cascade::detail {

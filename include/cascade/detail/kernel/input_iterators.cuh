@@ -9,7 +9,7 @@
 #include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 
-#include "../../indexed.cuh"
+#include "../../ops/indexed.cuh"
 #include "arg_scan.cuh"
 #include "arguments.cuh"
 #include "vector_load.cuh"

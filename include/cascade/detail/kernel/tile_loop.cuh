@@ -15,7 +15,7 @@
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
-#include "../../non_commutative.cuh"
+#include "../../ops/non_commutative.cuh"
 #include "../meta/math.cuh"
 #include "vector_load.cuh"
 

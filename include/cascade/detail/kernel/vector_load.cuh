@@ -10,7 +10,7 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-#include "../../identity.cuh"
+#include "../../ops/identity.cuh"
 
 namespace cascade::detail {
 

@@ -196,7 +196,7 @@ inline void scratch_trim() {
   check_cuda(cudaMemPoolTrimTo(d.graphs, 0), "cudaMemPoolTrimTo (cascade scratch, captured)");
 }
 
-// What memory.cuh reports and sets: both pools of the current device, the calls' and the graphs'.
+// What memory/scratch_pool.cuh reports and sets: both pools of the current device, the calls' and the graphs'.
 inline std::size_t scratch_pools_bytes(cudaMemPoolAttr attribute, char const* name) {
   scratch_impl::device_pools& d = scratch_impl::current_pools();
   std::uint64_t calls = 0, graphs = 0;

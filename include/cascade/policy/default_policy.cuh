@@ -1,4 +1,4 @@
-// cascade/default_policy.cuh: the policy reduce(first, last, init[, op]) uses.
+// cascade/policy/default_policy.cuh: the policy reduce(first, last, init[, op]) uses.
 //
 //   cascade::reduce(cascade::default_policy{}.on(stream), d, d + n, 0.0f);
 //
@@ -22,13 +22,13 @@
 #include <iterator>
 #include <vector>
 
-#include "detail/runtime/device.cuh"
-#include "detail/dispatch.cuh"
+#include "../detail/runtime/device.cuh"
+#include "../detail/dispatch.cuh"
 #include "policy.cuh"
-#include "reduce.cuh"
+#include "../reduce.cuh"
 #include "tuned_policy.cuh"
-#include "tuning/gpus.cuh"
-#include "tuning/table.cuh"
+#include "../tuning/gpus.cuh"
+#include "../tuning/table.cuh"
 
 namespace cascade::detail {
 

@@ -1,4 +1,4 @@
-// cascade/memory_resource.cuh: memory resources a call can take its temporary device storage from,
+// cascade/memory/resource.cuh: memory resources a call can take its temporary device storage from,
 // instead of cascade's own pool.
 //
 //   cudaMemPool_t mine = ...;                              // a pool the program already has
@@ -25,9 +25,9 @@
 #include <string>
 #include <type_traits>
 
-#include "detail/runtime/capture.cuh"
-#include "detail/runtime/scratch_source.cuh"
-#include "error.cuh"
+#include "../detail/runtime/capture.cuh"
+#include "../detail/runtime/scratch_source.cuh"
+#include "../error.cuh"
 
 namespace cascade {
 

@@ -1,4 +1,4 @@
-// cascade/non_commutative.cuh: marks an operator whose operands must not be swapped.
+// cascade/ops/non_commutative.cuh: marks an operator whose operands must not be swapped.
 //
 //   auto op = cascade::non_commutative(matrix_product{});
 //   mat2 m = cascade::reduce(cascade::default_policy{}, d, d + n, mat2::unit(), op);  // x0 x1 ... x(n-1), in order

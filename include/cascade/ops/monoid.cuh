@@ -1,4 +1,4 @@
-// cascade/monoid.cuh: a custom operator paired with its identity, at the call.
+// cascade/ops/monoid.cuh: a custom operator paired with its identity, at the call.
 //
 //   auto op = cascade::monoid([] __device__ (float a, float b) { return fmaxf(a, b); }, -INFINITY);
 //   float m = cascade::reduce(policy{}, d, d + n, op);            // starts from -inf; n == 0 gives -inf

@@ -1,4 +1,4 @@
-// cascade/identity.cuh: the neutral element of an operator over a type, op(e, x) == x for every x.
+// cascade/ops/identity.cuh: the neutral element of an operator over a type, op(e, x) == x for every x.
 //
 //   int   e = cascade::identity<cascade::minimum, int>::value();      // INT_MAX
 //   __half h = cascade::identity<cascade::maximum, __half>::value();  // -inf
@@ -11,7 +11,7 @@
 // only bit_and ~0, bit_or 0, bit_xor 0; and for CCCL's function objects of those names
 // (cuda::std::plus<>, cuda::minimum<T>, thrust::maximum<T>, ...: detail/meta/known_op.cuh) the same.
 // Specialize identity<YourOp, T> (a static value()) for your
-// own ops, or pair an op with its identity at the call with cascade::monoid (monoid.cuh).
+// own ops, or pair an op with its identity at the call with cascade::monoid (ops/monoid.cuh).
 // cascade needs no identity to reduce: it is what reduce(policy, first, last, op) starts from, and
 // what the tests and hardware paths use to pad.
 #pragma once
@@ -23,8 +23,8 @@
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
-#include "detail/meta/float_order.cuh"
-#include "detail/meta/known_op.cuh"
+#include "../detail/meta/float_order.cuh"
+#include "../detail/meta/known_op.cuh"
 
 namespace cascade {
 
@@ -134,8 +134,8 @@ struct identity<Op, T, cuda::std::enable_if_t<detail::is_cccl_op_v<Op, T>>> : id
 
 namespace detail {
 
-// Where the identity of an op object comes from: the trait, or (specializations in monoid.cuh and
-// non_commutative.cuh) the value a wrapper carries. get<T>(op) is SFINAE-friendly.
+// Where the identity of an op object comes from: the trait, or (specializations in ops/monoid.cuh and
+// ops/non_commutative.cuh) the value a wrapper carries. get<T>(op) is SFINAE-friendly.
 template <class Op>
 struct identity_source {
   template <class T>

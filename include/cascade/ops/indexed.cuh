@@ -1,4 +1,4 @@
-// cascade/indexed.cuh: a value with its position, what argmin, argmax and minmax return, and the ops
+// cascade/ops/indexed.cuh: a value with its position, what argmin, argmax and minmax return, and the ops
 // that reduce such pairs.
 //
 //   cascade::indexed<float> m = cascade::argmin(policy{}, d, d + n);  // m.index, m.value
@@ -14,7 +14,7 @@
 
 #include <cuda/std/cstdint>
 
-#include "detail/meta/float_order.cuh"
+#include "../detail/meta/float_order.cuh"
 
 namespace cascade {
 

@@ -1,4 +1,4 @@
-// cascade/tuned_policy.cuh: the policy that runs one GPU class's tuning table, whatever the device.
+// cascade/policy/tuned_policy.cuh: the policy that runs one GPU class's tuning table, whatever the device.
 //
 //   cascade::reduce(cascade::tuned_policy<cascade::tuning::sm90_h100>{}.on(stream), d, d + n, 0.0f);
 //
@@ -19,10 +19,10 @@
 #include <iterator>
 #include <vector>
 
-#include "detail/dispatch.cuh"
+#include "../detail/dispatch.cuh"
 #include "policy.cuh"
-#include "reduce.cuh"
-#include "tuning/table.cuh"
+#include "../reduce.cuh"
+#include "../tuning/table.cuh"
 
 namespace cascade {
 

@@ -1,4 +1,4 @@
-// cascade/presets.cuh: every kernel of the seed documents as a named policy, so that each can be
+// cascade/policy/presets.cuh: every kernel of the seed documents as a named policy, so that each can be
 // picked, compared and learned from. `policy<...>` spells out what each one is.
 //
 //   float s = cascade::reduce(cascade::presets::harris_reduce4{}, d, d + n, 0.0f);
@@ -10,16 +10,16 @@
 // here: cascade never writes the input.
 #pragma once
 
-#include "finish/atomic.cuh"
-#include "finish/recursive.cuh"
+#include "../finish/atomic.cuh"
+#include "../finish/recursive.cuh"
 #include "policy.cuh"
-#include "tree/interleaved.cuh"
-#include "tree/interleaved_strided.cuh"
-#include "tree/none.cuh"
-#include "tree/sequential.cuh"
-#include "tree/shuffle.cuh"
-#include "tree/unrolled.cuh"
-#include "tree/unrolled_warp.cuh"
+#include "../tree/interleaved.cuh"
+#include "../tree/interleaved_strided.cuh"
+#include "../tree/none.cuh"
+#include "../tree/sequential.cuh"
+#include "../tree/shuffle.cuh"
+#include "../tree/unrolled.cuh"
+#include "../tree/unrolled_warp.cuh"
 
 namespace cascade::presets {
 

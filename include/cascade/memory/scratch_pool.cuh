@@ -1,4 +1,4 @@
-// cascade/memory.cuh: cascade's own device memory for temporary storage, and how much of it it keeps.
+// cascade/memory/scratch_pool.cuh: cascade's own device memory for temporary storage, and how much of it it keeps.
 //
 //   cascade::set_scratch_release_threshold(64 << 20);  // keep at most 64 MiB across synchronizations
 //   ...
@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "detail/runtime/scratch.cuh"
+#include "../detail/runtime/scratch.cuh"
 
 namespace cascade {
 

@@ -1,4 +1,4 @@
-// cascade/prepare.cuh: loads, ahead of time, every kernel that reduce or reduce_into may launch for
+// cascade/memory/prepare.cuh: loads, ahead of time, every kernel that reduce or reduce_into may launch for
 // ranges of up to a given length, without launching any.
 //
 //   cascade::prepare(my_policy{}, d, d + n, 0.0f, cascade::plus{});  // at start-up, device idle
@@ -27,14 +27,14 @@
 
 #include <vector>
 
-#include "detail/runtime/capture.cuh"
-#include "detail/dispatch.cuh"
-#include "detail/runtime/pinned.cuh"
-#include "detail/runtime/scratch.cuh"
-#include "detail/runtime/stream_state.cuh"
-#include "error.cuh"
-#include "policy.cuh"
-#include "reduce.cuh"
+#include "../detail/runtime/capture.cuh"
+#include "../detail/dispatch.cuh"
+#include "../detail/runtime/pinned.cuh"
+#include "../detail/runtime/scratch.cuh"
+#include "../detail/runtime/stream_state.cuh"
+#include "../error.cuh"
+#include "../policy/policy.cuh"
+#include "../reduce.cuh"
 
 namespace cascade {
 

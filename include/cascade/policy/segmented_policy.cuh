@@ -1,4 +1,4 @@
-// cascade/segmented_policy.cuh: a policy for segmented and batched reductions names who owns a
+// cascade/policy/segmented_policy.cuh: a policy for segmented and batched reductions names who owns a
 // segment (cascade/segment/: a thread, Width lanes, a block, several blocks), the block size, the
 // coarse factor (loads a thread keeps in flight) and, for block owners, the tree.
 //
@@ -11,9 +11,9 @@
 #include <cuda/std/type_traits>
 
 #include "policy.cuh"
-#include "segment/all.cuh"
-#include "tree/shuffle.cuh"
-#include "tree/tag.cuh"
+#include "../segment/all.cuh"
+#include "../tree/shuffle.cuh"
+#include "../tree/tag.cuh"
 
 namespace cascade {
 

@@ -1,4 +1,4 @@
-// cascade/policy.cuh: a reduction policy names block size, coarse factor, tree and finishing strategy.
+// cascade/policy/policy.cuh: a reduction policy names block size, coarse factor, tree and finishing strategy.
 //
 //   using my_policy = cascade::policy<256, 8, cascade::tree::sequential, cascade::finish::recursive>;
 //   float s = cascade::reduce(my_policy{}.on(stream), d, d + n, 0.0f);
@@ -12,10 +12,10 @@
 #include <cuda/std/type_traits>
 #include <cuda/stream_ref>
 
-#include "detail/meta/arch.cuh"
-#include "finish/tag.cuh"
-#include "tree/tag.cuh"
-#include "version.cuh"
+#include "../detail/meta/arch.cuh"
+#include "../finish/tag.cuh"
+#include "../tree/tag.cuh"
+#include "../version.cuh"
 
 namespace cascade {
 
@@ -64,7 +64,7 @@ template <int B, int C, class Tree, class Finish>
 inline constexpr bool is_policy_v<policy<B, C, Tree, Finish>> = true;
 
 // The policy that picks one for each call: for reduce and the algorithms on it, the tuning table of
-// the device's GPU class (its dispatch is in default_policy.cuh, with the tables); for the segmented
+// the device's GPU class (its dispatch is in policy/default_policy.cuh, with the tables); for the segmented
 // calls, the owner the segments' lengths want (segmented_reduce.cuh). Declared here, so that naming it
 // costs no table.
 struct default_policy : detail::on_stream<default_policy> {};
