@@ -166,7 +166,7 @@ void partials_only(item const* in, Offset n, accumulator* partials) {
   constexpr auto kernel = &detail::reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor,
                                                        typename Policy::tree_type, accumulator, item const*, Offset,
                                                        cascade::plus, slot_sink<accumulator>>;
-  unsigned const grid = detail::filled_grid<kernel, Policy>(n);
+  unsigned const grid = detail::filled_grid<kernel, Policy>(detail::current_device(), n);
   detail::launch_reduce_tiles<Policy, accumulator>(in, n, cascade::plus{}, slot_sink<accumulator>{partials}, grid,
                                                    nullptr);
 }

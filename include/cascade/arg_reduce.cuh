@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "detail/kernel/input_iterators.cuh"
+#include "detail/arg_call.cuh"
 #include "ops/indexed.cuh"
 #include "ops.cuh"
 #include "policy/policy.cuh"
@@ -35,11 +35,22 @@ cuda::std::int64_t checked_nonempty_size(It first, It last, char const* who) {
   return n;
 }
 
-template <class Op, class T>
-constexpr void require_identity() {
-  static_assert(has_identity_v<Op, T>,
-                "cascade::argmin/argmax/minmax: the value type needs an identity for minimum (argmin) and maximum "
-                "(argmax) to start from; specialize cascade::identity<cascade::minimum, T> (and maximum) for it");
+// argmin, argmax and minmax over [first, last): to the host, or (into) to *d_out.
+template <class ArgOp, class Policy, class It>
+auto arg_reduce(Policy const& policy, It first, It last, char const* who) {
+  using call = arg_call<ArgOp, input_value_t<It>>;
+  if constexpr (call::identities_ok())
+    return reduce_n(policy, call::input(first), checked_nonempty_size(first, last, who), call::init(), ArgOp{});
+  else
+    return typename call::result{};
+}
+
+template <class ArgOp, class Policy, class It, class OutIt>
+void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, char const* who) {
+  using call = arg_call<ArgOp, input_value_t<It>>;
+  if constexpr (call::identities_ok())
+    dispatch_reduce_into(policy, call::input(first), checked_nonempty_size(first, last, who), d_out, call::init(),
+                         ArgOp{});
 }
 
 }  // namespace detail
@@ -47,33 +58,19 @@ constexpr void require_identity() {
 template <class Policy, class It>
   requires is_policy_v<Policy>
 indexed<detail::input_value_t<It>> argmin(Policy const& policy, It first, It last) {
-  using T = detail::input_value_t<It>;
-  detail::require_identity<minimum, T>();
-  auto const n = detail::checked_nonempty_size(first, last, "cascade::argmin");
-  indexed<T> const init{detail::no_index, identity<minimum, T>::value()};
-  return detail::reduce_n(policy, detail::indexed_input<It, T>{first}, n, init, arg_min{});
+  return detail::arg_reduce<arg_min>(policy, first, last, "cascade::argmin");
 }
 
 template <class Policy, class It>
   requires is_policy_v<Policy>
 indexed<detail::input_value_t<It>> argmax(Policy const& policy, It first, It last) {
-  using T = detail::input_value_t<It>;
-  detail::require_identity<maximum, T>();
-  auto const n = detail::checked_nonempty_size(first, last, "cascade::argmax");
-  indexed<T> const init{detail::no_index, identity<maximum, T>::value()};
-  return detail::reduce_n(policy, detail::indexed_input<It, T>{first}, n, init, arg_max{});
+  return detail::arg_reduce<arg_max>(policy, first, last, "cascade::argmax");
 }
 
 template <class Policy, class It>
   requires is_policy_v<Policy>
 minmax_result<detail::input_value_t<It>> minmax(Policy const& policy, It first, It last) {
-  using T = detail::input_value_t<It>;
-  detail::require_identity<minimum, T>();
-  detail::require_identity<maximum, T>();
-  auto const n = detail::checked_nonempty_size(first, last, "cascade::minmax");
-  minmax_result<T> const init{{detail::no_index, identity<minimum, T>::value()},
-                              {detail::no_index, identity<maximum, T>::value()}};
-  return detail::reduce_n(policy, detail::minmax_input<It, T>{first}, n, init, arg_min_max{});
+  return detail::arg_reduce<arg_min_max>(policy, first, last, "cascade::minmax");
 }
 
 // The same results written to *d_out (device memory, or any output iterator the device can write),
@@ -81,33 +78,19 @@ minmax_result<detail::input_value_t<It>> minmax(Policy const& policy, It first, 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void argmin_into(Policy const& policy, It first, It last, OutIt d_out) {
-  using T = detail::input_value_t<It>;
-  detail::require_identity<minimum, T>();
-  auto const n = detail::checked_nonempty_size(first, last, "cascade::argmin_into");
-  indexed<T> const init{detail::no_index, identity<minimum, T>::value()};
-  detail::dispatch_reduce_into(policy, detail::indexed_input<It, T>{first}, n, d_out, init, arg_min{});
+  detail::arg_reduce_into<arg_min>(policy, first, last, d_out, "cascade::argmin_into");
 }
 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void argmax_into(Policy const& policy, It first, It last, OutIt d_out) {
-  using T = detail::input_value_t<It>;
-  detail::require_identity<maximum, T>();
-  auto const n = detail::checked_nonempty_size(first, last, "cascade::argmax_into");
-  indexed<T> const init{detail::no_index, identity<maximum, T>::value()};
-  detail::dispatch_reduce_into(policy, detail::indexed_input<It, T>{first}, n, d_out, init, arg_max{});
+  detail::arg_reduce_into<arg_max>(policy, first, last, d_out, "cascade::argmax_into");
 }
 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void minmax_into(Policy const& policy, It first, It last, OutIt d_out) {
-  using T = detail::input_value_t<It>;
-  detail::require_identity<minimum, T>();
-  detail::require_identity<maximum, T>();
-  auto const n = detail::checked_nonempty_size(first, last, "cascade::minmax_into");
-  minmax_result<T> const init{{detail::no_index, identity<minimum, T>::value()},
-                              {detail::no_index, identity<maximum, T>::value()}};
-  detail::dispatch_reduce_into(policy, detail::minmax_input<It, T>{first}, n, d_out, init, arg_min_max{});
+  detail::arg_reduce_into<arg_min_max>(policy, first, last, d_out, "cascade::minmax_into");
 }
 
 }  // namespace cascade

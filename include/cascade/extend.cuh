@@ -1,5 +1,5 @@
-// cascade/extend.cuh: what a strategy written outside cascade needs, in one include. cascade's own
-// strategies are written with the same pieces.
+// cascade/extend.cuh: what a strategy or accumulator written outside cascade needs, in one include.
+// cascade's own strategies are written with the same pieces.
 //
 // A tree (how a block combines its threads' values): a tag deriving from cascade::tree::tag (its name
 // and properties: tree/tag.cuh) and a specialization of cascade::detail::block_reduce<Tag, BlockSize, T>
@@ -8,12 +8,17 @@
 // Warp steps to build on: detail::shuffle_down (any T) and detail::shuffle_warp_reduce.
 //
 // A finish (how the blocks' results become one): a tag deriving from cascade::finish::tag and a
-// specialization of cascade::detail::finish_dispatch<Tag> with run() and scratch_bytes()
-// (finish/tag.cuh states them). To build on: detail::launch_reduce_tiles (the tile loop and the
-// policy's tree over a grid, each block's result to a sink), the sinks detail::store_partial (one value
-// a block, for a later pass) and detail::store_result (op(init, result) to the output),
-// detail::resident_grid (as many blocks as the device holds at once) and detail::scratch_buffer
-// (temporary device storage, ordered on the call's stream).
+// specialization of cascade::detail::finish_dispatch<Tag> with run(launch_context const&, ...)
+// (finish/tag.cuh states it). To build on: the call's context (detail/runtime/launch_context.cuh: its
+// stream, device, scratch(bytes, name) and whether it launches or is being sized),
+// detail::launch_reduce_tiles (the tile loop and the policy's tree over a grid, each block's result to
+// a sink), the sinks detail::store_partial (one value a block, for a later pass) and
+// detail::store_result (op(init, result) to the output) and detail::resident_grid (as many blocks as
+// the device holds at once). A finish of the earlier shape, run(first, n, d_out, init, op, stream)
+// with scratch_bytes(n), still compiles for this release (detail/dispatch.cuh's adapter).
+//
+// An accumulator (an op that folds into a state of its own, as exact_plus does): a specialization of
+// cascade::detail::accumulator<Op> (detail/meta/accumulator.cuh says what it names).
 //
 // A segment owner (who reduces a segment): a tag deriving from cascade::segment::tag and a
 // specialization of cascade::detail::segment_owner<Tag> with run() (segment/tag.cuh states it), reading
@@ -31,7 +36,8 @@
 #include "detail/kernel/kernels.cuh"
 #include "detail/kernel/segments.cuh"
 #include "detail/kernel/sinks.cuh"
-#include "detail/runtime/scratch.cuh"
+#include "detail/meta/accumulator.cuh"
+#include "detail/runtime/launch_context.cuh"
 #include "finish/tag.cuh"
 #include "policy/policy.cuh"
 #include "segment/tag.cuh"

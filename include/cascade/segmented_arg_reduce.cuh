@@ -22,18 +22,19 @@ namespace cascade {
 
 namespace detail {
 
-template <class Extremum, class ArgOp, class Policy, class It, class BeginIt, class EndIt, class OutIt>
+template <class ArgOp, class Policy, class It, class BeginIt, class EndIt, class OutIt>
 void segmented_arg(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
                    cuda::std::int64_t num_segments, OutIt d_out, char const* who) {
   using T = input_value_t<It>;
-  require_identity<Extremum, T>();
-  made_iterator<It, with_index<T>, indexed<T>> const read{first, with_index<T>{}};
-  indexed<T> const init{no_index, identity<Extremum, T>::value()};
-  segmented_call(policy, first, read, begin_offsets, end_offsets, num_segments, d_out,
-                 [](OutIt out, auto const& segments) {
-                   return relative_index_out<OutIt, cuda::std::remove_cvref_t<decltype(segments)>>{out, segments};
-                 },
-                 init, ArgOp{}, who);
+  if constexpr (arg_call<ArgOp, T>::identities_ok()) {
+    // (positions relative to each segment: with_index, and relative_index_out below)
+    made_iterator<It, with_index<T>, indexed<T>> const read{first, with_index<T>{}};
+    segmented_call(policy, first, read, begin_offsets, end_offsets, num_segments, d_out,
+                   [](OutIt out, auto const& segments) {
+                     return relative_index_out<OutIt, cuda::std::remove_cvref_t<decltype(segments)>>{out, segments};
+                   },
+                   arg_call<ArgOp, T>::init(), ArgOp{}, who);
+  }
 }
 
 }  // namespace detail
@@ -42,7 +43,7 @@ template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
   requires is_segmented_call_policy_v<Policy>
 void segmented_argmin(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
                       cuda::std::int64_t num_segments, OutIt d_out) {
-  detail::segmented_arg<minimum, arg_min>(policy, first, begin_offsets, end_offsets, num_segments, d_out,
+  detail::segmented_arg<arg_min>(policy, first, begin_offsets, end_offsets, num_segments, d_out,
                                           "cascade::segmented_argmin");
 }
 
@@ -50,7 +51,7 @@ template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
   requires is_segmented_call_policy_v<Policy>
 void segmented_argmax(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
                       cuda::std::int64_t num_segments, OutIt d_out) {
-  detail::segmented_arg<maximum, arg_max>(policy, first, begin_offsets, end_offsets, num_segments, d_out,
+  detail::segmented_arg<arg_max>(policy, first, begin_offsets, end_offsets, num_segments, d_out,
                                           "cascade::segmented_argmax");
 }
 

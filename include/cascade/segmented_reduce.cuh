@@ -52,10 +52,10 @@ namespace detail {
 // 16 loads a thread in flight (against <256, 8>: 16K and 1M items 3-7% faster, the power law the same
 // to 3% faster: at 6324e93, docs/notes/segmented-binning.md).
 template <class T, class It, class Segments, class OutIt, class Op>
-void run_default_segments(It first, Segments segments, long long num_segments, segment_stats stats, OutIt d_out,
-                          T init, Op op, cudaStream_t stream) {
+void run_default_segments(launch_context const& call, It first, Segments segments, long long num_segments,
+                          segment_stats stats, OutIt d_out, T init, Op op) {
   auto run = [&](auto policy) {
-    run_segments<decltype(policy)>(first, segments, num_segments, stats.longest, d_out, init, op, stream);
+    run_segments<decltype(policy)>(call, first, segments, num_segments, stats.longest, d_out, init, op);
   };
   long long const mean = stats.items < 0 ? -1 : stats.items / num_segments;
   if (mean < 0 || stats.longest > 2 * mean + 8) {
@@ -76,15 +76,15 @@ template <class It>
 using device_offsets_t = cuda::std::conditional_t<std::is_pointer_v<It>, std::remove_cv_t<std::remove_pointer_t<It>> const*, It>;
 
 template <class Policy, class It, class Segments, class OutIt, class T, class Op>
-void run_segmented(Policy const& policy, It first, Segments segments, long long num_segments, segment_stats stats,
-                   OutIt d_out, T init, Op op) {
+void run_segmented(launch_context const& call, It first, Segments segments, long long num_segments,
+                   segment_stats stats, OutIt d_out, T init, Op op) {
   if constexpr (is_cccl_op_v<Op, T>) {
     // CCCL's ops run as the cascade op they name, as in reduce (detail/meta/known_op.cuh)
-    run_segmented(policy, first, segments, num_segments, stats, d_out, init, known_op_t<Op, T>{});
+    run_segmented<Policy>(call, first, segments, num_segments, stats, d_out, init, known_op_t<Op, T>{});
   } else if constexpr (std::is_same_v<Policy, default_policy>) {
-    run_default_segments(first, segments, num_segments, stats, d_out, init, op, policy.stream());
+    run_default_segments(call, first, segments, num_segments, stats, d_out, init, op);
   } else {
-    run_segments<Policy>(first, segments, num_segments, stats.longest, d_out, init, op, policy.stream());
+    run_segments<Policy>(call, first, segments, num_segments, stats.longest, d_out, init, op);
   }
 }
 
@@ -100,11 +100,10 @@ void segmented_checked_call(Policy const& policy, It first, ReadIt read, BeginIt
                             cuda::std::int64_t num_segments, OutIt d_out, Wrap wrap, T init, Op op, char const* who) {
   check_num_segments(num_segments, who);
   if (num_segments == 0) return;
-  cudaStream_t const stream = policy.stream();
-  current_device();  // a clear cuda_error when there is no device
+  launch_context const call(policy.stream(), current_device());  // a clear cuda_error when there is no device
   check_device_accessible(d_out, "the output (d_out)");
-  auto const at_begin = where_offsets_are(begin_offsets, stream);
-  auto const at_end = where_offsets_are(end_offsets, stream);
+  auto const at_begin = where_offsets_are(begin_offsets, call);
+  auto const at_end = where_offsets_are(end_offsets, call);
   segment_stats stats;
   if (at_begin != offsets_at::device && at_end != offsets_at::device)
     stats = check_host_offsets(begin_offsets, end_offsets, num_segments, items_to_allocation_end(first));
@@ -122,17 +121,17 @@ void segmented_checked_call(Policy const& policy, It first, ReadIt read, BeginIt
     // CSR offsets (end_offsets == begin_offsets + 1): one copy of n + 1, which keeps them CSR on the
     // device (segment::tiles reads only those) and moves half the bytes.
     if (at_begin == offsets_at::host_only && at_end == offsets_at::host_only && end_offsets == begin_offsets + 1) {
-      begins = begin_copy.emplace(begin_offsets, num_segments + 1, stream).ptr;
+      begins = begin_copy.emplace(begin_offsets, num_segments + 1, call).ptr;
       ends = begins + 1;
       copied = true;
     }
   }
   if constexpr (std::is_pointer_v<BeginIt>)
-    if (!copied && at_begin == offsets_at::host_only) begins = begin_copy.emplace(begin_offsets, num_segments, stream).ptr;
+    if (!copied && at_begin == offsets_at::host_only) begins = begin_copy.emplace(begin_offsets, num_segments, call).ptr;
   if constexpr (std::is_pointer_v<EndIt>)
-    if (!copied && at_end == offsets_at::host_only) ends = end_copy.emplace(end_offsets, num_segments, stream).ptr;
+    if (!copied && at_end == offsets_at::host_only) ends = end_copy.emplace(end_offsets, num_segments, call).ptr;
   offset_segments<begin_t, end_t> const segments{begins, ends};
-  run_segmented(policy, read, segments, num_segments, stats, wrap(d_out, segments), init, op);
+  run_segmented<Policy>(call, read, segments, num_segments, stats, wrap(d_out, segments), init, op);
 }
 
 template <class Policy, class It, class ReadIt, class BeginIt, class EndIt, class OutIt, class Wrap, class T, class Op>
@@ -172,7 +171,7 @@ void batched_reduce(Policy const& policy, It first, cuda::std::int64_t segment_s
     if (num_segments == 0) return;
     if (segment_size > 0 && num_segments > std::numeric_limits<cuda::std::int64_t>::max() / segment_size)
       throw std::invalid_argument(std::string(who) + ": segment_size x num_segments overflows 64 bits");
-    detail::current_device();
+    detail::launch_context const call(policy.stream(), detail::current_device());
     detail::check_device_accessible(d_out, "the output (d_out)");
     long long const total = segment_size * num_segments;
     if (total > 0) {
@@ -183,7 +182,7 @@ void batched_reduce(Policy const& policy, It first, cuda::std::int64_t segment_s
                                     std::to_string(segment_size) + " items need " + std::to_string(total) +
                                     " items, beyond the input's " + std::to_string(available) + " (its allocation's end)");
     }
-    detail::run_segmented(policy, first, detail::fixed_segments{segment_size}, num_segments,
+    detail::run_segmented<Policy>(call, first, detail::fixed_segments{segment_size}, num_segments,
                           detail::segment_stats{total, segment_size}, d_out, init, op);
   }
 }

@@ -312,6 +312,46 @@ void check_policy(Policy policy, std::vector<long long> const& sizes, std::mt199
 template <class Finish>
 using policy_for = cascade::policy<256, 4, cascade::tree::shuffle, Finish>;
 
+// Finishes of the earlier shape (run(first, n, d_out, init, op, stream), scratch_bytes(n) beside it),
+// which the dispatch still calls through its adapter: two passes over at most 8 blocks (each with a
+// tile), with and without scratch_bytes.
+struct earlier_shape_finish : cascade::finish::tag {
+  static constexpr char const* name = "test::earlier_shape_finish";
+  static constexpr bool preserves_order = true;
+};
+struct earlier_shape_unsized_finish : cascade::finish::tag {
+  static constexpr char const* name = "test::earlier_shape_unsized_finish";
+  static constexpr bool preserves_order = true;
+};
+template <class Finish>
+struct earlier_shape_run {
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+    namespace detail = cascade::detail;
+    auto const tiles = detail::ceil_div(n, static_cast<Offset>(Policy::tile_size));
+    unsigned const grid = tiles < 8 ? static_cast<unsigned>(tiles) : 8u;
+    detail::scratch_buffer scratch(sizeof(T) * 8, stream, Finish::name);
+    detail::launch_reduce_tiles<Policy, T>(first, n, op, detail::store_partial<T>{scratch.as<T>()}, grid, stream);
+    detail::launch_reduce_tiles<Policy, T>(static_cast<T const*>(scratch.as<T>()), grid, op,
+                                           detail::store_result<OutIt, T, Op>{d_out, init, op}, 1, stream);
+  }
+};
+
+}  // namespace
+
+template <>
+struct cascade::detail::finish_dispatch<earlier_shape_finish> : earlier_shape_run<earlier_shape_finish> {
+  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
+  static std::size_t scratch_bytes(Offset) {
+    return scratch_piece_bytes(sizeof(T) * 8);
+  }
+};
+template <>
+struct cascade::detail::finish_dispatch<earlier_shape_unsized_finish>
+    : earlier_shape_run<earlier_shape_unsized_finish> {};
+
+namespace {
+
 struct square {
   __host__ __device__ float operator()(float x) const { return x * x; }
 };
@@ -328,6 +368,24 @@ TEST_CASE("every finish: the temporary-storage and resource forms give the plain
     INFO(Finish::name);
     check_policy(policy_for<Finish>{}, sizes_around(policy_for<Finish>::tile_size), rng);
   });
+}
+
+TEST_CASE("a finish of the earlier shape runs through the adapter: every form, and a clear error unsized") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x7005);
+  check_policy(policy_for<earlier_shape_finish>{}, sizes_around(policy_for<earlier_shape_finish>::tile_size), rng);
+  // Without scratch_bytes the plain call runs; the temporary-storage query says what to change.
+  std::vector<int> xs(100003, 2);
+  thrust::device_vector<int> dx(xs.begin(), xs.end());
+  thrust::device_vector<int> out(1, 0);
+  int const* px = thrust::raw_pointer_cast(dx.data());
+  int* d_out = thrust::raw_pointer_cast(out.data());
+  using unsized = policy_for<earlier_shape_unsized_finish>;
+  CHECK(cascade::reduce(unsized{}, px, px + xs.size(), 1) == 200007);
+  std::size_t bytes = 0;
+  CHECK_THROWS_WITH_AS(cascade::reduce_into(nullptr, bytes, unsized{}, px, px + xs.size(), d_out, 1, cascade::plus{}),
+                       doctest::Contains("has the earlier run(first, n, d_out, init, op, stream) and no scratch_bytes"),
+                       std::invalid_argument);
 }
 
 TEST_CASE("default_policy: every form at the sizes around each tuning range bound") {

@@ -21,12 +21,9 @@ struct toy_one_block_finish : cascade::finish::tag {
 template <>
 struct cascade::detail::finish_dispatch<cascade_test::toy_one_block_finish> {
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(Offset) {
-    return 0;  // no scratch
-  }
-  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    launch_reduce_tiles<Policy, T>(first, n, op, store_result<OutIt, T, Op>{d_out, init, op}, 1, stream);
+  static void run(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op) {
+    if (!call.launches()) return;  // being sized: no scratch to ask for
+    launch_reduce_tiles<Policy, T>(first, n, op, store_result<OutIt, T, Op>{d_out, init, op}, 1, call.stream());
   }
 };
 // [/toy_finish]

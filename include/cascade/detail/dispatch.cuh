@@ -1,11 +1,12 @@
 // cascade/detail/dispatch.cuh: between the public API and the finishes. For a policy named by the
 // caller: resolves the tree for the op (tree choosers), checks operand order and the tree-finish
-// pairing, checks the pointers and the device, handles the empty range and the input that fits one
-// tile (one block, for every finish), picks the offset type and hands the rest to the policy's
-// finishing strategy. It also sizes a call's temporary storage along the same path (scratch_bytes),
-// for the overloads that take the caller's (CUB's two-phase shape). policy/default_policy.cuh, the layer
-// above, specializes policy_dispatch to look its policy up in the tuning tables first; nothing here
-// knows about tuning.
+// pairing, checks the pointers, handles the empty range and the input that fits one tile (one block,
+// for every finish), picks the offset type and hands the rest to the policy's finishing strategy. A
+// call carries a launch_context (runtime/launch_context.cuh) from its entry point down: the device,
+// read once, and whether it launches or is being sized for the caller's temporary storage (CUB's
+// two-phase shape), which runs this same path. policy/default_policy.cuh, the layer above,
+// specializes policy_dispatch to look its policy up in the tuning tables first; nothing here knows
+// about tuning, nor about any op's own accumulator but through meta/accumulator.cuh.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -27,6 +28,7 @@
 #include "meta/accumulator.cuh"
 #include "meta/arch.cuh"
 #include "runtime/device.cuh"
+#include "runtime/launch_context.cuh"
 #include "kernel/arguments.cuh"
 #include "kernel/kernels.cuh"
 #include "runtime/memory_check.cuh"
@@ -61,48 +63,52 @@ decltype(auto) with_offset(cuda::std::int64_t n, F&& f) {
   return f(static_cast<cuda::std::uint32_t>(n));
 }
 
+// The finish's run. A finish of the earlier shape (run(first, n, d_out, init, op, stream), with
+// scratch_bytes(n) to size it: finish/tag.cuh) is called through this adapter for one release.
+template <class Finish, class Resolved, class It, class Offset, class OutIt, class T, class Op>
+void run_finish(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op) {
+  using dispatch = finish_dispatch<Finish>;
+  if constexpr (requires { dispatch::template run<Resolved>(call, first, n, d_out, init, op); }) {
+    dispatch::template run<Resolved>(call, first, n, d_out, init, op);
+  } else if (call.launches()) {
+    dispatch::template run<Resolved>(first, n, d_out, init, op, call.stream());
+  } else if constexpr (requires { dispatch::template scratch_bytes<Resolved, It, Offset, OutIt, T, Op>(n); }) {
+    call.add_sized_bytes(dispatch::template scratch_bytes<Resolved, It, Offset, OutIt, T, Op>(n));
+  } else {
+    throw std::invalid_argument(std::string("cascade: ") + Finish::name +
+                                " has the earlier run(first, n, d_out, init, op, stream) and no scratch_bytes(n), so "
+                                "a call cannot be sized for the caller's temporary storage; give it "
+                                "run(launch_context const&, first, n, d_out, init, op) (finish/tag.cuh), or pass a "
+                                "memory resource instead of d_temp_storage");
+  }
+}
+
 template <class Policy, bool Wide = true, class It, class OutIt, class T, class Op>
-void dispatch_policy(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
+void dispatch_policy(launch_context const& call, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
   using resolved = resolved_policy_t<Policy, Op>;
   using tree = typename resolved::tree_type;
   using finish = typename resolved::finish_type;
   static_assert(tree_order_ok<tree, Op> && finish_order_ok<finish, Op> && pairing_ok<tree, finish>);
-  cudaStream_t const stream = policy.stream();
-  current_device();  // a clear cuda_error when there is no device
-  // before any launch: a kernel that faults on a host pointer would end the CUDA context
-  check_device_accessible(d_out, "the output (d_out)");
-  if (n > 0) check_device_accessible(first, "the input");
+  cudaStream_t const stream = call.stream();
+  if (call.launches()) {
+    // before any launch: a kernel that faults on a host pointer would end the CUDA context
+    check_device_accessible(d_out, "the output (d_out)");
+    if (n > 0) check_device_accessible(first, "the input");
+  }
   if (n == 0) {
-    launch_write_value(d_out, init, stream);
+    if (call.launches()) launch_write_value(d_out, init, stream);
     return;
   }
   if constexpr (!tree::per_thread_results) {  // (no one-tile kernel compiled for per-thread trees)
     if (takes_one_tile<resolved>(n)) {
-      launch_reduce_tiles<resolved, T>(first, static_cast<cuda::std::uint32_t>(n), op,
-                                       store_result<OutIt, T, Op>{d_out, init, op}, 1, stream);
+      if (call.launches())
+        launch_reduce_tiles<resolved, T>(first, static_cast<cuda::std::uint32_t>(n), op,
+                                         store_result<OutIt, T, Op>{d_out, init, op}, 1, stream);
       return;
     }
   }
   with_offset<Policy, Wide>(n, [&](auto offset_n) {
-    finish_dispatch<finish>::template run<resolved>(first, offset_n, d_out, init, op, stream);
-  });
-}
-
-// The temporary storage dispatch_policy takes for n items from caller-provided storage (the sum of
-// its scratch_piece_bytes), launching and allocating nothing: the same path, asked for sizes.
-template <class Policy, bool Wide = true, class It, class OutIt, class T, class Op>
-std::size_t dispatch_scratch_bytes(cuda::std::int64_t n) {
-  using resolved = resolved_policy_t<Policy, Op>;
-  using finish = typename resolved::finish_type;
-  static_assert(requires(cuda::std::uint32_t offset_n) {
-                  finish_dispatch<finish>::template scratch_bytes<resolved, It, cuda::std::uint32_t, OutIt, T, Op>(offset_n);
-                },
-                "cascade: the policy's finish has no scratch_bytes(n), which the temporary-storage overloads "
-                "(d_temp_storage, temp_storage_bytes) need to size a call; give its finish_dispatch one "
-                "(finish/tag.cuh), or pass a memory resource instead");
-  if (n == 0 || takes_one_tile<resolved>(n)) return 0;
-  return with_offset<Policy, Wide>(n, [&](auto offset_n) -> std::size_t {
-    return finish_dispatch<finish>::template scratch_bytes<resolved, It, decltype(offset_n), OutIt, T, Op>(offset_n);
+    run_finish<finish, resolved>(call, first, offset_n, d_out, init, op);
   });
 }
 
@@ -136,14 +142,10 @@ struct policy_dispatch {
                   "CMake's CUDA_ARCHITECTURES), or name finish::last_block, which runs everywhere");
   }
   template <class It, class OutIt, class T, class Op>
-  static void run(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
+  static void run(launch_context const& call, Policy const&, It first, cuda::std::int64_t n, OutIt d_out, T init,
+                  Op op) {
     check_compiled();
-    dispatch_policy(policy, first, n, d_out, init, op);
-  }
-  template <class It, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(Policy const&, cuda::std::int64_t n) {
-    check_compiled();
-    return dispatch_scratch_bytes<Policy, true, It, OutIt, T, Op>(n);
+    dispatch_policy<Policy>(call, first, n, d_out, init, op);
   }
   template <class It, class T, class Op>
   static void add_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t n) {
@@ -165,75 +167,80 @@ using accumulated_call = typename accumulator<Op>::template call<T, input_item_t
 // writer: dispatch_accumulated_into rounds it into d_out; the distributed reduce keeps it for the other
 // ranks (distributed/plans.cuh).
 template <class Policy, class It, class T, class Op, class MakeWriter>
-void dispatch_accumulated_with(Policy const& policy, It first, cuda::std::int64_t n, MakeWriter const& make_writer) {
+void dispatch_accumulated_with(launch_context const& context, Policy const& policy, It first, cuda::std::int64_t n,
+                               MakeWriter const& make_writer) {
   using call = accumulated_call<It, T, Op>;
   using area_type = typename call::area;
   if (call::max_items >= 0 && n > call::max_items)
     throw std::invalid_argument(std::string(call::name) + call::too_many + call::instead);
-  cudaStream_t const stream = policy.stream();
-  current_device();
   static_assert(sizeof(area_type) <= stream_state::spill_bytes,
                 "cascade: an accumulator's area (exact_plus's spill, reproducible_plus's atomic bins) outgrew the "
                 "stream state's room for it; raise stream_state::spill_bytes");
-  stream_state const own = stream_state_of(stream);
-  std::optional<scratch_buffer> spill;
-  auto* area = static_cast<area_type*>(own.spill);
-  if (area == nullptr) {
-    area = spill.emplace(sizeof(area_type), stream, call::name).template as<area_type>();
-    check_cuda(cudaMemsetAsync(area, 0, sizeof(area_type), stream), "cudaMemsetAsync (the accumulator's area)");
-  }
   if constexpr (requires { Policy::finish_type::folds_on_host; })
     static_assert(!Policy::finish_type::folds_on_host,
                   "cascade::exact_plus / reproducible_plus: finish::host folds on the host, which cannot add to "
                   "the device's exact accumulator; use any other finish");
-  policy_dispatch<Policy>::run(policy, first, n, make_writer(area), typename call::state{}, typename call::op{area});
+  stream_state const own = context.state();
+  auto const run = [&](area_type* area) {
+    policy_dispatch<Policy>::run(context, policy, first, n, make_writer(area), typename call::state{},
+                                 typename call::op{area});
+  };
+  if (own.spill != nullptr) return run(static_cast<area_type*>(own.spill));
+  scratch_buffer const spill = context.scratch(sizeof(area_type), call::name);
+  if (context.launches())
+    check_cuda(cudaMemsetAsync(spill.as<void>(), 0, sizeof(area_type), context.stream()),
+               "cudaMemsetAsync (the accumulator's area)");
+  run(spill.as<area_type>());
 }
 
 template <class Policy, class It, class OutIt, class T, class Op>
-void dispatch_accumulated_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init) {
+void dispatch_accumulated_into(launch_context const& context, Policy const& policy, It first, cuda::std::int64_t n,
+                               OutIt d_out, T init) {
   using call = accumulated_call<It, T, Op>;
-  current_device();  // a clear cuda_error when there is no device, before the pointer check
-  check_device_accessible(d_out, "the output (d_out)");
-  dispatch_accumulated_with<Policy, It, T, Op>(policy, first, n, [&](typename call::area* area) {
+  if (context.launches()) check_device_accessible(d_out, "the output (d_out)");
+  dispatch_accumulated_with<Policy, It, T, Op>(context, policy, first, n, [&](typename call::area* area) {
     return call::make_writer(d_out, area, init);
   });
 }
 
+// The call under `context`: launched, or sized (launch_context.cuh).
 template <class Policy, class It, class OutIt, class T, class Op>
-void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
+void dispatch_reduce_into(launch_context const& context, Policy const& policy, It first, cuda::std::int64_t n,
+                          OutIt d_out, T init, Op op) {
   if constexpr (is_cccl_op_v<Op, T>) {
     // CCCL's function objects run as the cascade op they name (detail/meta/known_op.cuh): cuda::minimum's
     // `a < b ? a : b` depends on the grouping once NaN is in the data; cascade::minimum does not.
-    dispatch_reduce_into(policy, first, n, d_out, init, known_op_t<Op, T>{});
+    dispatch_reduce_into(context, policy, first, n, d_out, init, known_op_t<Op, T>{});
   } else if constexpr (!is_plain_accumulator_v<Op>) {
-    static_assert(is_policy_v<Policy>,
-                  "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
-                  "e.g. cascade::default_policy{}");
-    if constexpr (input_ok<It>()) dispatch_accumulated_into<Policy, It, OutIt, T, Op>(policy, first, n, d_out, init);
+    if constexpr (input_ok<It>()) dispatch_accumulated_into<Policy, It, OutIt, T, Op>(context, policy, first, n, d_out, init);
   } else {
-    static_assert(is_policy_v<Policy>,
-                  "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
-                  "e.g. cascade::default_policy{}");
-    if constexpr (arguments_ok<It, T, Op>()) policy_dispatch<Policy>::run(policy, first, n, d_out, init, op);
+    if constexpr (arguments_ok<It, T, Op>()) policy_dispatch<Policy>::run(context, policy, first, n, d_out, init, op);
   }
 }
 
-// What a call of n items asks of the caller's temporary storage: its pieces, plus room to align the
-// storage's start (any address works, as in CUB); at least 1 byte, as CUB says, so that storage
-// allocated for it is never a null pointer, which would read as another size query.
+template <class Policy>
+constexpr bool policy_ok() {
+  static_assert(is_policy_v<Policy>,
+                "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
+                "e.g. cascade::default_policy{}");
+  return is_policy_v<Policy>;
+}
+
+// The call, launched on the policy's stream; the device is read here, once.
 template <class Policy, class It, class OutIt, class T, class Op>
-std::size_t temp_storage_bytes_of(Policy const& policy, cuda::std::int64_t n) {
-  std::size_t pieces = 0;
-  if constexpr (is_cccl_op_v<Op, T>) {
-    return temp_storage_bytes_of<Policy, It, OutIt, T, known_op_t<Op, T>>(policy, n);
-  } else if constexpr (!is_plain_accumulator_v<Op>) {
-    using call = accumulated_call<It, T, Op>;
-    pieces = scratch_piece_bytes(sizeof(typename call::area)) +
-             policy_dispatch<Policy>::template scratch_bytes<It, typename call::template writer<OutIt>,
-                                                             typename call::state, typename call::op>(policy, n);
-  } else {
-    pieces = policy_dispatch<Policy>::template scratch_bytes<It, OutIt, T, Op>(policy, n);
-  }
+void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
+  if constexpr (policy_ok<Policy>())
+    dispatch_reduce_into(launch_context(policy.stream(), current_device()), policy, first, n, d_out, init, op);
+}
+
+// What the call asks of the caller's temporary storage: its pieces, sized along its own path, plus
+// room to align the storage's start (any address works, as in CUB); at least 1 byte, as CUB says, so
+// that storage allocated for it is never a null pointer, which would read as another size query.
+template <class Policy, class It, class OutIt, class T, class Op>
+std::size_t temp_storage_bytes_of(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
+  sizing_context sizing(policy.stream(), current_device());
+  dispatch_reduce_into(sizing, policy, first, n, d_out, init, op);
+  std::size_t const pieces = sizing.bytes();
   return pieces == 0 ? 1 : pieces + scratch_alignment - 1;
 }
 
@@ -244,7 +251,8 @@ std::size_t temp_storage_bytes_of(Policy const& policy, cuda::std::int64_t n) {
 template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first,
                           cuda::std::int64_t n, OutIt d_out, T init, Op op, char const* who) {
-  std::size_t const needed = temp_storage_bytes_of<Policy, It, OutIt, T, Op>(policy, n);
+  if constexpr (!policy_ok<Policy>()) return;
+  std::size_t const needed = temp_storage_bytes_of(policy, first, n, d_out, init, op);
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = needed;
     return;

@@ -105,14 +105,14 @@ template <class Policy, class It, class T, class Op>
 T reduce_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op) {
   if (n == 0) return init;
   cudaStream_t const stream = policy.stream();
-  current_device();  // a clear cuda_error when there is no device, before any allocation
+  launch_context const call(stream, current_device());  // a clear cuda_error when there is no device, first
   if (is_capturing(stream))  // before anything is enqueued: the capture stays valid
     throw std::logic_error(
         "cascade::reduce returns its result to the host, which a stream being captured into a graph cannot do; "
         "capture cascade::reduce_into (the result to device memory) instead");
   host_slot<T> slot;
   try {
-    dispatch_reduce_into(policy, first, n, slot.out(), init, op);
+    dispatch_reduce_into(call, policy, first, n, slot.out(), init, op);
     wait_for_result(slot.ready(), stream);
   } catch (...) {
     (void)cudaStreamSynchronize(stream);  // enqueued work may still write the block

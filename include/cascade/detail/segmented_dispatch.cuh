@@ -19,7 +19,7 @@
 #include "../tree/tag.cuh"
 #include "runtime/allocation.cuh"
 #include "runtime/capture.cuh"
-#include "runtime/device.cuh"
+#include "runtime/launch_context.cuh"
 #include "meta/accumulator.cuh"
 #include "meta/known_op.cuh"
 #include "runtime/memory_check.cuh"
@@ -65,10 +65,11 @@ inline void check_num_segments(long long num_segments, char const* who) {
 enum class offsets_at { device, host_readable, host_only };
 
 template <class It>
-offsets_at where_offsets_are(It const& it, cudaStream_t stream) {
+offsets_at where_offsets_are(It const& it, launch_context const& call) {
   if constexpr (!std::is_pointer_v<It>) {
     return offsets_at::device;  // a fancy iterator: read on the device only
   } else {
+    cudaStream_t const stream = call.stream();
     if (it == nullptr) throw std::invalid_argument("cascade::segmented_reduce: an offsets pointer is null");
     cudaPointerAttributes a{};
     check_cuda(cudaPointerGetAttributes(&a, static_cast<void const*>(it)), "cudaPointerGetAttributes");
@@ -81,7 +82,7 @@ offsets_at where_offsets_are(It const& it, cudaStream_t stream) {
           "cascade::segmented_reduce: offsets in host memory are read on the host when the call is made, which a "
           "graph's replays would not repeat; while capturing, pass offsets in device memory (or a fancy iterator)");
     if (a.type == cudaMemoryTypeUnregistered)
-      return current_device().pageable_memory_access ? offsets_at::host_readable : offsets_at::host_only;
+      return call.device().pageable_memory_access ? offsets_at::host_readable : offsets_at::host_only;
     check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (host-side offsets)");
     return offsets_at::host_readable;
   }
@@ -112,24 +113,28 @@ segment_stats check_host_offsets(BeginIt begins, EndIt ends, long long num_segme
 // Host-only offsets copied to scratch, so the kernels can read them.
 template <class Offset>
 struct device_copy {
-  std::optional<scratch_buffer> buffer;
+  scratch_buffer buffer;
   Offset const* ptr = nullptr;
-  device_copy(Offset const* host, long long n, cudaStream_t stream) {
-    std::size_t const bytes = sizeof(Offset) * static_cast<std::size_t>(n);
-    buffer.emplace(bytes, stream, "cascade::segmented_reduce (offsets)");
-    check_cuda(cudaMemcpyAsync(buffer->template as<Offset>(), host, bytes, cudaMemcpyHostToDevice, stream),
+  device_copy(Offset const* host, long long n, launch_context const& call)
+      : buffer(call.scratch(sizeof(Offset) * static_cast<std::size_t>(n), "cascade::segmented_reduce (offsets)")) {
+    check_cuda(cudaMemcpyAsync(buffer.template as<Offset>(), host, sizeof(Offset) * static_cast<std::size_t>(n),
+                               cudaMemcpyHostToDevice, call.stream()),
                "cudaMemcpyAsync (host offsets)");
-    ptr = buffer->template as<Offset>();
+    ptr = buffer.template as<Offset>();
   }
 };
 
-// Runs Policy's owner over the segments.
+// Runs Policy's owner over the segments. An owner of the earlier shape (run(first, ..., op, stream):
+// segment/tag.cuh) is called with the stream, for one release.
 template <class Policy, class T, class It, class Segments, class OutIt, class Op>
-void run_segments(It first, Segments segments, long long num_segments, long long longest, OutIt d_out, T init,
-                  Op op, cudaStream_t stream) {
+void run_segments(launch_context const& call, It first, Segments segments, long long num_segments, long long longest,
+                  OutIt d_out, T init, Op op) {
   check_segmented_tree<Policy, Op>();
-  segment_owner<typename Policy::owner_type>::template run<Policy>(first, segments, num_segments, longest, d_out, init,
-                                                                  op, stream);
+  using owner = segment_owner<typename Policy::owner_type>;
+  if constexpr (requires { owner::template run<Policy>(call, first, segments, num_segments, longest, d_out, init, op); })
+    owner::template run<Policy>(call, first, segments, num_segments, longest, d_out, init, op);
+  else
+    owner::template run<Policy>(first, segments, num_segments, longest, d_out, init, op, call.stream());
 }
 
 }  // namespace cascade::detail

@@ -33,9 +33,9 @@ namespace cascade {
 namespace detail {
 
 template <class It>
-using arg_min_plan = arg_plan<It, input_value_t<It>, arg_min, minimum>;
+using arg_min_plan = arg_plan<It, input_value_t<It>, arg_min>;
 template <class It>
-using arg_max_plan = arg_plan<It, input_value_t<It>, arg_max, maximum>;
+using arg_max_plan = arg_plan<It, input_value_t<It>, arg_max>;
 
 template <class T>
 indexed<T> found(indexed<T> const& r, char const* who) {

@@ -20,6 +20,7 @@
 #include "../detail/dispatch.cuh"
 #include "../exact/accumulator.cuh"
 #include "../exact/exact_partial.cuh"
+#include "../detail/arg_call.cuh"
 #include "../detail/kernel/input_iterators.cuh"
 #include "../detail/meta/known_op.cuh"
 #include "../ops/identity.cuh"
@@ -129,7 +130,8 @@ struct exact_plan {
 
   template <class Policy>
   void local(Policy const& policy, int, partial* slot) const {
-    dispatch_accumulated_with<Policy, input, T, Op>(policy, view(), n, [&](partial* area) {
+    launch_context const call(policy.stream(), current_device());
+    dispatch_accumulated_with<Policy, input, T, Op>(call, policy, view(), n, [&](partial* area) {
       return area_writer<typename call::state, partial>{area, slot};
     });
   }
@@ -145,12 +147,10 @@ template <class It, class Transform, class T, class Op, class Collective>
 using plan_for = cuda::std::conditional_t<!is_plain_accumulator_v<Op>, exact_plan<It, Transform, T, Op, Collective>,
                                           value_plan<It, Transform, T, Op, Collective>>;
 
-// ArgOp: arg_min or arg_max; IdentityOp: minimum or maximum (whose identity starts every shard).
-template <class It, class T, class ArgOp, class IdentityOp>
+// ArgOp: arg_min or arg_max (detail/arg_call.cuh: its identity starts every shard).
+template <class It, class T, class ArgOp>
 struct arg_plan {
-  static_assert(has_identity_v<IdentityOp, T>,
-                "cascade::argmin/argmax: the value type needs an identity for minimum (argmin) and maximum "
-                "(argmax) to start from; specialize cascade::identity<cascade::minimum, T> (and maximum) for it");
+  static_assert(arg_call<ArgOp, T>::identities_ok());
   static constexpr bool all_reduce = false;
   using partial = ranked<T>;
   using result_type = indexed<T>;
@@ -160,8 +160,8 @@ struct arg_plan {
 
   template <class Policy>
   void local(Policy const& policy, int, partial* slot) const {
-    indexed<T> const init{no_index, identity<IdentityOp, T>::value()};
-    dispatch_reduce_into(policy, indexed_input<It, T>{first}, n, ranked_writer<T>{slot, n}, init, ArgOp{});
+    using call = arg_call<ArgOp, T>;
+    dispatch_reduce_into(policy, call::input(first), n, ranked_writer<T>{slot, n}, call::init(), ArgOp{});
   }
   ranked_op<ArgOp> fold_op() const { return {}; }
   ranked_result result() const { return {}; }

@@ -25,7 +25,7 @@
 #include "../detail/kernel/grid.cuh"
 #include "../detail/kernel/kernels.cuh"
 #include "../detail/meta/math.cuh"
-#include "../detail/runtime/scratch.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "../policy/policy.cuh"
 #include "../tree/shuffle.cuh"
 #include "tag.cuh"
@@ -54,8 +54,6 @@ template <>
 struct finish_dispatch<finish::atomic> {
   static constexpr unsigned max_grid = 1u << 20;  // tree::none: beyond, blocks loop over tiles
 
-  // An accumulator in scratch for a fancy output iterator, nothing for a T*, whatever the grid and
-  // whichever policy runs (run's re-dispatch through tree::shuffle takes the same).
   // Where the atomics go: the output itself when it is a T* of an accumulator the hardware updates in
   // place; else a word of scratch, copied out at the end (a fancy output iterator; a 1-byte
   // accumulator, whose compare-and-swap takes the aligned 4-byte word around it: in the caller's
@@ -64,12 +62,7 @@ struct finish_dispatch<finish::atomic> {
   static constexpr bool in_place = cuda::std::is_same_v<OutIt, T*> && sizeof(T) != 1;
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(Offset) {
-    return in_place<OutIt, T> ? 0 : scratch_piece_bytes(sizeof(T) < 4 ? 4 : sizeof(T));
-  }
-
-  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op) {
     static_assert(atomic_size_ok<T> || requires(T* t, T const& v) { op.atomic_merge(t, v); },
                   "cascade::finish::atomic: the accumulator type (init's type) must be 1, 2, 4 or 8 bytes for "
                   "hardware atomics or a compare-and-swap loop; use finish::last_block or finish::two_pass");
@@ -78,7 +71,7 @@ struct finish_dispatch<finish::atomic> {
       // 10^6 items on an H200): the block's values are combined by tree::shuffle first, one atomic
       // per block.
       using combined = policy<Policy::block_size, Policy::coarse_factor, tree::shuffle, finish::atomic>;
-      run<combined>(first, n, d_out, init, op, stream);
+      run<combined>(call, first, n, d_out, init, op);
       return;
     }
     auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
@@ -86,13 +79,16 @@ struct finish_dispatch<finish::atomic> {
     if constexpr (!Policy::tree_type::per_thread_results)
       limit = resident_grid<&reduce_tiles_kernel<Policy::block_size, Policy::coarse_factor, typename Policy::tree_type, T,
                                                  It, Offset, Op, atomic_sink<T, Op>>,
-                            Policy::block_size>();
+                            Policy::block_size>(call.device());
     unsigned const grid = static_cast<unsigned>(tiles < limit ? tiles : limit);
+    cudaStream_t const stream = call.stream();
     if constexpr (in_place<OutIt, T>) {
+      if (!call.launches()) return;
       launch_write_value(d_out, init, stream);
       launch_reduce_tiles<Policy, T>(first, n, op, atomic_sink<T, Op>{d_out, op}, grid, stream);
     } else {  // accumulate in scratch, then copy
-      scratch_buffer scratch(sizeof(T) < 4 ? 4 : sizeof(T), stream, finish::atomic::name);
+      scratch_buffer const scratch = call.scratch(sizeof(T) < 4 ? 4 : sizeof(T), finish::atomic::name);
+      if (!call.launches()) return;
       T* accumulator = scratch.as<T>();
       if constexpr (sizeof(T) == 1) {  // the whole word the compare-and-swap reads: init in its first byte
         unsigned word = 0;

@@ -17,7 +17,7 @@
 
 #include <cooperative_groups.h>
 
-#include "../detail/runtime/device.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "../detail/kernel/kernels.cuh"
 #include "../detail/meta/math.cuh"
 #include "../detail/block/shared_array.cuh"
@@ -114,27 +114,22 @@ struct finish_dispatch<finish::cluster> {
                            OutIt>;
   }
 
-  // None, or finish::last_block's where run falls back to it: cluster_blocks decides once per device
-  // and kernel, so the query and the call agree.
+  // No scratch; where it falls back to finish::last_block, that finish's (cluster_blocks decides once
+  // per device and kernel, so a sized call and its launch agree).
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(Offset n) {
-    if (cluster_blocks<kernel_of<Policy, It, Offset, OutIt, T, Op>(), Policy::block_size>(current_device()) != 0) return 0;
-    return finish_dispatch<finish::last_block>::scratch_bytes<Policy, It, Offset, OutIt, T, Op>(n);
-  }
-
-  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op) {
     constexpr auto kernel = kernel_of<Policy, It, Offset, OutIt, T, Op>();
-    unsigned const most = cluster_blocks<kernel, Policy::block_size>(current_device());
+    unsigned const most = cluster_blocks<kernel, Policy::block_size>(call.device());
     if (most == 0) {
-      finish_dispatch<finish::last_block>::run<Policy>(first, n, d_out, init, op, stream);
+      finish_dispatch<finish::last_block>::run<Policy>(call, first, n, d_out, init, op);
       return;
     }
+    if (!call.launches()) return;
     auto const tiles = ceil_div(n, static_cast<Offset>(Policy::tile_size));
     unsigned const blocks = static_cast<unsigned>(tiles < most ? tiles : most);  // every block gets a tile
 
     cudaLaunchAttribute attribute;
-    cudaLaunchConfig_t const config = cluster_config(blocks, Policy::block_size, stream, attribute);
+    cudaLaunchConfig_t const config = cluster_config(blocks, Policy::block_size, call.stream(), attribute);
     check_cuda(cudaLaunchKernelEx(&config, kernel, first, n, op, d_out, init), "cudaLaunchKernelEx (cluster_kernel)");
   }
 };

@@ -15,7 +15,7 @@
 #include "../detail/kernel/grid.cuh"
 #include "../detail/block/l2_reader.cuh"
 #include "../detail/kernel/kernels.cuh"
-#include "../detail/runtime/scratch.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {
@@ -51,20 +51,16 @@ struct finish_dispatch<finish::cooperative> {
   }
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(Offset n) {
-    unsigned const grid = filled_grid<kernel_of<Policy, It, Offset, OutIt, T, Op>(), Policy>(n);
-    return scratch_piece_bytes(sizeof(T) * std::size_t(grid));
-  }
-
-  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    if (!current_device().cooperative_launch)
+  static void run(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op) {
+    if (!call.device().cooperative_launch)
       throw cuda_error(cudaErrorNotSupported, "cascade::finish::cooperative: this device does not support "
                                               "cooperative launches; use finish::last_block");
     constexpr auto kernel = kernel_of<Policy, It, Offset, OutIt, T, Op>();
-    unsigned const grid = filled_grid<kernel, Policy>(n);
+    unsigned const grid = filled_grid<kernel, Policy>(call.device(), n);
 
-    scratch_buffer scratch(sizeof(T) * std::size_t(grid), stream, finish::cooperative::name);
+    scratch_buffer const scratch = call.scratch(sizeof(T) * std::size_t(grid), finish::cooperative::name);
+    if (!call.launches()) return;
+    cudaStream_t const stream = call.stream();
     T* partials = scratch.as<T>();
     void* args[] = {&first, &n, &op, &partials, &d_out, &init};
     check_cuda(cudaLaunchCooperativeKernel(reinterpret_cast<void const*>(kernel), dim3(grid), dim3(Policy::block_size),

@@ -26,8 +26,7 @@
 
 #include "../detail/kernel/grid.cuh"
 #include "../detail/kernel/kernels.cuh"
-#include "../detail/runtime/scratch.cuh"
-#include "../detail/runtime/stream_state.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {
@@ -150,27 +149,22 @@ struct finish_dispatch<finish::flagged> {
     return sizeof(flag_word) * words_per_partial<T> * std::size_t(grid);
   }
 
-  // Scratch, when the stream's own state is not used: [arrival count | padding to 8 | words].
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(Offset n) {
-    unsigned const grid = filled_grid<kernel_of<Policy, It, Offset, OutIt, T, Op>(), Policy>(n);
-    return scratch_piece_bytes(sizeof(flag_word) + words_bytes_of<T>(grid));
-  }
-
-  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op) {
     constexpr auto kernel = kernel_of<Policy, It, Offset, OutIt, T, Op>();
-    unsigned const grid = filled_grid<kernel, Policy>(n);
+    unsigned const grid = filled_grid<kernel, Policy>(call.device(), n);
+    cudaStream_t const stream = call.stream();
 
     std::size_t const words_bytes = words_bytes_of<T>(grid);
-    stream_state const own = stream_state_of(stream);
+    stream_state const own = call.state();
     if (own.ticket != nullptr && words_bytes <= stream_state::flags_bytes) {
       launch(kernel, grid, Policy::block_size, stream, "flagged_kernel<<<...>>> (launch)", first, n, op, own.flags,
              own.ticket, d_out, init);
       return;
     }
     // [arrival count | padding to 8 | words], all zeroed first
-    scratch_buffer scratch(sizeof(flag_word) + words_bytes, stream, finish::flagged::name);
+    scratch_buffer const scratch = call.scratch(sizeof(flag_word) + words_bytes, finish::flagged::name);
+    if (!call.launches()) return;
     check_cuda(cudaMemsetAsync(scratch.as<void>(), 0, sizeof(flag_word) + words_bytes, stream),
                "cudaMemsetAsync (flagged words)");
     launch(kernel, grid, Policy::block_size, stream, "flagged_kernel<<<...>>> (launch)", first, n, op,

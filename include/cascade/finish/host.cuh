@@ -23,7 +23,7 @@
 #include "../detail/kernel/grid.cuh"
 #include "../detail/kernel/kernels.cuh"
 #include "../detail/runtime/pinned.cuh"
-#include "../detail/runtime/scratch.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {
@@ -66,21 +66,18 @@ struct host_fold_task {
 
 template <>
 struct finish_dispatch<finish::host> {
-  // [partials | result] on the device (the page-locked block is cascade's own in every case).
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(Offset n) {
-    return scratch_piece_bytes(sizeof(T) * (std::size_t(partials_grid<Policy, T, It, Offset, Op>(n)) + 1));
-  }
-
-  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op) {
 #ifdef __CUDACC_EXTENDED_LAMBDA__
     static_assert(!__nv_is_extended_device_lambda_closure_type(Op),
                   "cascade::finish::host folds on the host, and a __device__ lambda cannot run there; use a "
                   "__host__ __device__ lambda or functor, or another finish (e.g. finish::two_pass)");
 #endif
-    unsigned const grid = partials_grid<Policy, T, It, Offset, Op>(n);
-    scratch_buffer scratch(sizeof(T) * (std::size_t(grid) + 1), stream, finish::host::name);  // [partials | result]
+    unsigned const grid = partials_grid<Policy, T, It, Offset, Op>(call.device(), n);
+    // [partials | result] on the device (the page-locked block is cascade's own in every case)
+    scratch_buffer const scratch = call.scratch(sizeof(T) * (std::size_t(grid) + 1), finish::host::name);
+    if (!call.launches()) return;
+    cudaStream_t const stream = call.stream();
     T* d_partials = scratch.as<T>();
     T* d_result = d_partials + grid;
     bool const captured = is_capturing(stream);

@@ -20,8 +20,7 @@
 #include "../detail/kernel/grid.cuh"
 #include "../detail/block/l2_reader.cuh"
 #include "../detail/kernel/kernels.cuh"
-#include "../detail/runtime/scratch.cuh"
-#include "../detail/runtime/stream_state.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "../detail/block/warp_reduce.cuh"
 #include "tag.cuh"
 
@@ -119,17 +118,12 @@ struct finish_dispatch<finish::last_block> {
   static constexpr std::size_t partials_offset = alignof(T) > sizeof(unsigned) ? alignof(T) : sizeof(unsigned);
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(Offset n) {
-    unsigned const grid = filled_grid<kernel_of<Policy, It, Offset, OutIt, T, Op>(), Policy>(n);
-    return scratch_piece_bytes(partials_offset<T> + sizeof(T) * std::size_t(grid));
-  }
-
-  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op) {
     constexpr auto kernel = kernel_of<Policy, It, Offset, OutIt, T, Op>();
-    unsigned const grid = filled_grid<kernel, Policy>(n);
+    unsigned const grid = filled_grid<kernel, Policy>(call.device(), n);
+    cudaStream_t const stream = call.stream();
 
-    stream_state const own = stream_state_of(stream);
+    stream_state const own = call.state();
     std::size_t const partials_bytes = sizeof(T) * std::size_t(grid);
     if (own.ticket != nullptr && partials_bytes <= stream_state::partials_bytes && alignof(T) <= 256) {
       launch(kernel, grid, Policy::block_size, stream, "last_block_kernel<<<...>>> (launch)", first, n, op,
@@ -137,7 +131,8 @@ struct finish_dispatch<finish::last_block> {
       return;
     }
     // zeroed ticket first
-    scratch_buffer scratch(partials_offset<T> + partials_bytes, stream, finish::last_block::name);
+    scratch_buffer const scratch = call.scratch(partials_offset<T> + partials_bytes, finish::last_block::name);
+    if (!call.launches()) return;
     auto* ticket = scratch.as<unsigned>();
     auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + partials_offset<T>);
     check_cuda(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync (last_block ticket)");

@@ -18,7 +18,7 @@
 
 #include "../detail/kernel/kernels.cuh"
 #include "../detail/meta/math.cuh"
-#include "../detail/runtime/scratch.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {
@@ -53,15 +53,12 @@ struct finish_dispatch<finish::recursive> {
   }
 
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(Offset n) {
-    return scratch_piece_bytes(partials_bytes<Policy, T>(n));
-  }
-
-  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op) {
     store_result<OutIt, T, Op> const result{d_out, init, op};
     unsigned const grid = grid_for<Policy>(n);
-    scratch_buffer scratch(partials_bytes<Policy, T>(n), stream, finish::recursive::name);
+    scratch_buffer const scratch = call.scratch(partials_bytes<Policy, T>(n), finish::recursive::name);
+    if (!call.launches()) return;
+    cudaStream_t const stream = call.stream();
     T* src = scratch.as<T>();
     T* dst = src + grid;  // keeps T's alignment: the pool aligns to 256 bytes
     launch_reduce_tiles<Policy, T>(first, n, op, store_partial<T>{src}, grid, stream);

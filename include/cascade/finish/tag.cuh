@@ -1,27 +1,30 @@
 // cascade/finish/tag.cuh: what every finishing strategy (how block results become one value) shares.
 //
 // A strategy is a tag type deriving from cascade::finish::tag, with a `name` and the properties below,
-// plus a specialization of cascade::detail::finish_dispatch<Tag> with the static functions the
-// dispatch layer calls:
+// plus a specialization of cascade::detail::finish_dispatch<Tag> with the one function the dispatch
+// layer calls:
 //
 //   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-//   static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream);
-//   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-//   static std::size_t scratch_bytes(Offset n);
+//   static void run(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op);
 //
 // run() is called with more items than one tile holds (the dispatch layer folds smaller inputs with
 // one block itself), or with any n >= 1 when the tree hands over per-thread results (tree::none). It
-// must write op(init, reduction of [first, first + n)) to *d_out, ordered on `stream`, without
-// synchronizing the host, and take its temporary device storage through detail::scratch_buffer.
-// scratch_bytes() says, without launching or allocating anything, what run() would take from
-// caller-provided storage for the same n: the detail::scratch_piece_bytes of each scratch_buffer it
-// makes (none: 0), its stream's own state never counting (the caller's storage replaces it). Only
-// the temporary-storage overloads (CUB's two-phase shape) need it. cascade's own finishes are listed
-// once, in finish/all.cuh.
+// must write op(init, reduction of [first, first + n)) to *d_out, ordered on call.stream(), without
+// synchronizing the host. It takes its temporary device storage from call.scratch(bytes, name), the
+// stream's own state from call.state(), the device's properties from call.device()
+// (detail/runtime/launch_context.cuh), and returns once it has its storage when !call.launches(): the
+// same path then sizes the call for the caller's temporary storage (CUB's two-phase shape), so a
+// finish has no second description of its needs. cascade's own finishes are listed once, in
+// finish/all.cuh.
+//
+// A finish of the earlier shape, run(first, n, d_out, init, op, stream) with scratch_bytes<...>(n)
+// beside it, still compiles for this release: the dispatch calls it through an adapter
+// (detail/dispatch.cuh, run_finish) and sizes it with its scratch_bytes.
 #pragma once
 
 #include <cuda/std/type_traits>
 
+#include "../detail/meta/reject.cuh"
 #include "../detail/meta/type_list.cuh"
 #include "../ops/non_commutative.cuh"
 
@@ -78,11 +81,6 @@ struct reject_reordering_finish<Rejected, type_list<Alternatives...>> {
                 "cascade::non_commutative; use one of the finishes listed below as Alternatives");
   static constexpr bool value = true;  // reported above; no second error
 };
-template <bool Ok, class Finish>
-struct require_order_preserving_finish : cuda::std::true_type {};
-template <class Finish>
-struct require_order_preserving_finish<false, Finish>
-    : reject_reordering_finish<Finish, filter_t<typename finish_registry<Finish>::type, keeps_block_order>> {};
 
 template <class Rejected, class Alternatives>
 struct reject_per_thread_pairing;
@@ -94,18 +92,15 @@ struct reject_per_thread_pairing<Rejected, type_list<Alternatives...>> {
                 "below as Alternatives, or pick another tree (e.g. tree::shuffle)");
   static constexpr bool value = true;  // reported above; no second error
 };
-template <bool Ok, class Finish>
-struct require_per_thread_finish : cuda::std::true_type {};
-template <class Finish>
-struct require_per_thread_finish<false, Finish>
-    : reject_per_thread_pairing<Finish, filter_t<typename finish_registry<Finish>::type, accepts_per_thread>> {};
 
 // Checked by the dispatch layer for every call, as tree_order_ok is for trees.
 template <class Finish, class Op>
 inline constexpr bool finish_order_ok =
-    require_order_preserving_finish<Finish::preserves_order || is_commutative_v<Op>, Finish>::value;
+    require_strategy<Finish::preserves_order || is_commutative_v<Op>, reject_reordering_finish, Finish, finish_registry,
+                     keeps_block_order>::value;
 template <class Tree, class Finish>
 inline constexpr bool pairing_ok =
-    require_per_thread_finish<!Tree::per_thread_results || Finish::accepts_per_thread_results, Finish>::value;
+    require_strategy<!Tree::per_thread_results || Finish::accepts_per_thread_results, reject_per_thread_pairing, Finish,
+                     finish_registry, accepts_per_thread>::value;
 
 }  // namespace cascade::detail

@@ -10,7 +10,7 @@
 
 #include "../detail/kernel/grid.cuh"
 #include "../detail/kernel/kernels.cuh"
-#include "../detail/runtime/scratch.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "tag.cuh"
 
 namespace cascade::finish {
@@ -27,18 +27,14 @@ namespace cascade::detail {
 template <>
 struct finish_dispatch<finish::two_pass> {
   template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(Offset n) {
-    return scratch_piece_bytes(sizeof(T) * std::size_t(partials_grid<Policy, T, It, Offset, Op>(n)));
-  }
-
-  template <class Policy, class It, class Offset, class OutIt, class T, class Op>
-  static void run(It first, Offset n, OutIt d_out, T init, Op op, cudaStream_t stream) {
-    unsigned const grid = partials_grid<Policy, T, It, Offset, Op>(n);
-    scratch_buffer scratch(sizeof(T) * std::size_t(grid), stream, finish::two_pass::name);
+  static void run(launch_context const& call, It first, Offset n, OutIt d_out, T init, Op op) {
+    unsigned const grid = partials_grid<Policy, T, It, Offset, Op>(call.device(), n);
+    scratch_buffer const scratch = call.scratch(sizeof(T) * std::size_t(grid), finish::two_pass::name);
+    if (!call.launches()) return;
     T* partials = scratch.as<T>();
-    launch_reduce_tiles<Policy, T>(first, n, op, store_partial<T>{partials}, grid, stream);
+    launch_reduce_tiles<Policy, T>(first, n, op, store_partial<T>{partials}, grid, call.stream());
     launch_reduce_tiles<Policy, T>(static_cast<T const*>(partials), grid, op,
-                                   store_result<OutIt, T, Op>{d_out, init, op}, 1, stream);
+                                   store_result<OutIt, T, Op>{d_out, init, op}, 1, call.stream());
   }
 };
 

@@ -32,11 +32,10 @@
 
 namespace cascade::detail {
 
-// Calls f(Class{}) with the GPU class whose table the current device uses (tuning/gpus.cuh): a
+// Calls f(Class{}) with the GPU class whose table `device` (the current one) uses (tuning/gpus.cuh): a
 // measured one, or tuning::portable.
 template <class... Classes, class F>
-void with_device_class(tuning::gpu_list<Classes...> gpus, F&& f) {
-  device_info const& device = current_device();  // a clear cuda_error when there is no device
+void with_device_class(tuning::gpu_list<Classes...> gpus, device_info const& device, F&& f) {
   int const cc = device.cc_major * 10 + device.cc_minor;
   int const chosen = gpu_class_index(gpus, cc, device.memory_gbs, running_arch(cc));
   if (chosen < 0) return f(tuning::portable{});
@@ -47,22 +46,15 @@ void with_device_class(tuning::gpu_list<Classes...> gpus, F&& f) {
 template <>
 struct policy_dispatch<default_policy> {
   template <class It, class OutIt, class T, class Op>
-  static void run(default_policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
-    with_device_class(tuning::tuned_gpus{}, [&](auto gpu) {
-      run_table(table_entry_t<decltype(gpu), It, T, Op>{}, policy.stream(), first, n, d_out, init, op);
+  static void run(launch_context const& call, default_policy const&, It first, cuda::std::int64_t n, OutIt d_out,
+                  T init, Op op) {
+    with_device_class(tuning::tuned_gpus{}, call.device(), [&](auto gpu) {
+      run_table(table_entry_t<decltype(gpu), It, T, Op>{}, call, first, n, d_out, init, op);
     });
-  }
-  template <class It, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(default_policy const&, cuda::std::int64_t n) {
-    std::size_t bytes = 0;
-    with_device_class(tuning::tuned_gpus{}, [&](auto gpu) {
-      bytes = table_scratch_bytes<It, OutIt, T, Op>(table_entry_t<decltype(gpu), It, T, Op>{}, n);
-    });
-    return bytes;
   }
   template <class It, class T, class Op>
   static void add_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t n) {
-    with_device_class(tuning::tuned_gpus{},
+    with_device_class(tuning::tuned_gpus{}, current_device(),
                       [&](auto gpu) { add_table_sizes(table_entry_t<decltype(gpu), It, T, Op>{}, sizes, n); });
   }
 };

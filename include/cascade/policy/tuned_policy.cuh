@@ -69,25 +69,14 @@ using table_entry_t =
 template <class Range>
 inline constexpr bool range_is_wide = Range::max_n < 0 || Range::max_n >= (1ll << 31) - Range::policy::tile_size;
 
-// Runs the entry's policy for n items (the layer below: dispatch_policy).
+// Runs (or sizes) the entry's policy for n items (the layer below: dispatch_policy).
 template <class It, class OutIt, class T, class Op, class... Ranges>
-void run_table(tuning::ranges<Ranges...> entry, cudaStream_t stream, It first, cuda::std::int64_t n, OutIt d_out,
-               T init, Op op) {
-  visit_range(entry, n, [&](auto range) {
+void run_table(tuning::ranges<Ranges...> entry, launch_context const& call, It first, cuda::std::int64_t n,
+               OutIt d_out, T init, Op op) {
+  visit_range(entry, call.device(), n, [&](auto range) {
     using r = decltype(range);
-    dispatch_policy<typename r::policy, range_is_wide<r>>(typename r::policy{}.on(stream), first, n, d_out, init, op);
+    dispatch_policy<typename r::policy, range_is_wide<r>>(call, first, n, d_out, init, op);
   });
-}
-
-// The temporary storage run_table takes for n items from the caller's (dispatch_scratch_bytes).
-template <class It, class OutIt, class T, class Op, class... Ranges>
-std::size_t table_scratch_bytes(tuning::ranges<Ranges...> entry, cuda::std::int64_t n) {
-  std::size_t bytes = 0;
-  visit_range(entry, n, [&](auto range) {
-    using r = decltype(range);
-    bytes = dispatch_scratch_bytes<typename r::policy, range_is_wide<r>, It, OutIt, T, Op>(n);
-  });
-  return bytes;
 }
 
 // The sizes of the scratch and flags the entry's policies need for n items (detail/dispatch.cuh).
@@ -108,12 +97,9 @@ void add_table_sizes(tuning::ranges<Ranges...>, std::vector<cuda::std::int64_t>&
 template <class Class>
 struct policy_dispatch<tuned_policy<Class>> {
   template <class It, class OutIt, class T, class Op>
-  static void run(tuned_policy<Class> const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
-    run_table(table_entry_t<Class, It, T, Op>{}, policy.stream(), first, n, d_out, init, op);
-  }
-  template <class It, class OutIt, class T, class Op>
-  static std::size_t scratch_bytes(tuned_policy<Class> const&, cuda::std::int64_t n) {
-    return table_scratch_bytes<It, OutIt, T, Op>(table_entry_t<Class, It, T, Op>{}, n);
+  static void run(launch_context const& call, tuned_policy<Class> const&, It first, cuda::std::int64_t n, OutIt d_out,
+                  T init, Op op) {
+    run_table(table_entry_t<Class, It, T, Op>{}, call, first, n, d_out, init, op);
   }
   template <class It, class T, class Op>
   static void add_sizes(std::vector<cuda::std::int64_t>& sizes, cuda::std::int64_t n) {

@@ -13,9 +13,8 @@
 
 #include <cstddef>
 
-#include "../detail/runtime/device.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "../detail/kernel/kernels.cuh"
-#include "../detail/runtime/scratch.cuh"
 #include "binned_kernels.cuh"
 #include "kernels.cuh"
 #include "tag.cuh"
@@ -46,20 +45,21 @@ struct segment_owner<segment::binned> {
   }
 
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
-  static void run(It first, Segments segments, long long num_segments, long long longest, OutIt d_out, T init, Op op,
-                  cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Segments segments, long long num_segments, long long longest,
+                  OutIt d_out, T init, Op op) {
     for (long long base = 0; base < num_segments; base += window) {
       long long const n = num_segments - base < window ? num_segments - base : window;
-      run_window<Policy>(first, window_segments<Segments>{segments, base}, n, longest, d_out + base, init, op, stream);
+      run_window<Policy>(call, first, window_segments<Segments>{segments, base}, n, longest, d_out + base, init, op);
     }
   }
 
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
-  static void run_window(It first, Segments segments, long long n, long long longest, OutIt d_out, T init, Op op,
-                         cudaStream_t stream) {
+  static void run_window(launch_context const& call, It first, Segments segments, long long n, long long longest,
+                         OutIt d_out, T init, Op op) {
     constexpr int block = Policy::block_size;
     using bins = binned_bins;
-    device_info const& device = current_device();
+    cudaStream_t const stream = call.stream();
+    device_info const& device = call.device();
     long long const resident = static_cast<long long>(device.sm_count) * (device.max_threads_per_sm / block);
     unsigned const part_capacity = static_cast<unsigned>(
         n * bins::max_parts < static_cast<long long>(max_part_slots) ? n * bins::max_parts : max_part_slots);
@@ -75,8 +75,9 @@ struct segment_owner<segment::binned> {
     std::size_t const entries_bytes = up(sizeof(binned_entry) * part_capacity);
     std::size_t const owners_bytes = up(sizeof(unsigned) * part_capacity);
     std::size_t const partials_bytes = up(sizeof(T) * part_capacity);
-    scratch_buffer scratch(counts_bytes + 3 * list_bytes + entries_bytes + owners_bytes + partials_bytes, stream,
-                           "cascade::segmented_reduce (segment::binned's lists)");
+    scratch_buffer const scratch = call.scratch(counts_bytes + 3 * list_bytes + entries_bytes + owners_bytes +
+                                                    partials_bytes,
+                                                "cascade::segmented_reduce (segment::binned's lists)");
     char* at = scratch.as<char>();
     binned_lists lists{};
     lists.counts = reinterpret_cast<unsigned long long*>(at);

@@ -3,7 +3,7 @@
 // segments of about a thousand items up to a few hundred thousand, or fewer when there are many.
 #pragma once
 
-#include "../detail/runtime/device.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "../detail/kernel/kernels.cuh"
 #include "kernels.cuh"
 #include "tag.cuh"
@@ -21,12 +21,12 @@ namespace cascade::detail {
 template <>
 struct segment_owner<segment::block> {
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
-  static void run(It first, Segments segments, long long num_segments, long long, OutIt d_out, T init, Op op,
-                  cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Segments segments, long long num_segments, long long,
+                  OutIt d_out, T init, Op op) {
     constexpr int block = Policy::block_size;
-    unsigned const grid = segment_grid(num_segments, 1, current_device(), block);
+    unsigned const grid = segment_grid(num_segments, 1, call.device(), block);
     launch(&segment_block_kernel<block, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>, T, It, Segments, OutIt, Op>,
-           grid, block, stream, "segment_block_kernel<<<...>>> (launch)", first, segments, num_segments, 1, d_out,
+           grid, block, call.stream(), "segment_block_kernel<<<...>>> (launch)", first, segments, num_segments, 1, d_out,
            static_cast<T*>(nullptr), init, op);
   }
 };

@@ -6,9 +6,8 @@
 // scratch array (segments x parts values): for long segments only.
 #pragma once
 
-#include "../detail/runtime/device.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "../detail/kernel/kernels.cuh"
-#include "../detail/runtime/scratch.cuh"
 #include "kernels.cuh"
 #include "tag.cuh"
 
@@ -53,18 +52,19 @@ struct segment_owner<segment::blocks> {
   }
 
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
-  static void run(It first, Segments segments, long long num_segments, long long longest, OutIt d_out, T init,
-                  Op op, cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Segments segments, long long num_segments, long long longest,
+                  OutIt d_out, T init, Op op) {
     constexpr int block = Policy::block_size;
-    device_info const& device = current_device();
+    device_info const& device = call.device();
     int const parts = parts_for(num_segments, longest, Policy::tile_size, device, block);
     if (parts == 1) {
-      segment_owner<segment::block>::template run<Policy>(first, segments, num_segments, longest, d_out, init, op,
-                                                          stream);
+      segment_owner<segment::block>::template run<Policy>(call, first, segments, num_segments, longest, d_out, init,
+                                                          op);
       return;
     }
-    scratch_buffer partials(sizeof(T) * static_cast<std::size_t>(num_segments) * parts, stream,
-                            "cascade::segmented_reduce (segment::blocks' partials)");
+    cudaStream_t const stream = call.stream();
+    scratch_buffer const partials = call.scratch(sizeof(T) * static_cast<std::size_t>(num_segments) * parts,
+                                                 "cascade::segmented_reduce (segment::blocks' partials)");
     unsigned const grid = segment_grid(num_segments * parts, 1, device, block);
     launch(&segment_block_kernel<block, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>, T, It, Segments, OutIt, Op>,
            grid, block, stream, "segment_block_kernel<<<...>>> (launch)", first, segments, num_segments, parts, d_out,

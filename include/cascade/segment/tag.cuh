@@ -5,12 +5,15 @@
 // cascade::detail::segment_owner<Owner> with the one interface the dispatch layer calls:
 //
 //   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
-//   static void run(It first, Segments segments, long long num_segments, long long longest, OutIt d_out,
-//                   T init, Op op, cudaStream_t stream);
+//   static void run(launch_context const& call, It first, Segments segments, long long num_segments,
+//                   long long longest, OutIt d_out, T init, Op op);
 //
 // where segments(s) gives segment s's [begin, end) (detail/kernel/segments.cuh; begin >= end is empty),
 // `longest` bounds a segment's length (-1: unknown) and d_out[s] gets init op (the segment's items, in
-// order). cascade's owners are listed once, in segment/all.cuh.
+// order), ordered on call.stream(); call.device() and call.scratch(bytes, name) give the device (read
+// once, at the entry) and temporary storage (detail/runtime/launch_context.cuh). An owner of the
+// earlier shape, run(first, ..., init, op, stream), still compiles for this release (the dispatch's
+// adapter, detail/segmented_dispatch.cuh). cascade's owners are listed once, in segment/all.cuh.
 #pragma once
 
 #include "../detail/meta/config.cuh"

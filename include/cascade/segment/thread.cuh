@@ -3,7 +3,7 @@
 // across threads. A segment of many items is one thread's serial loop: use a wider owner there.
 #pragma once
 
-#include "../detail/runtime/device.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "../detail/kernel/kernels.cuh"
 #include "kernels.cuh"
 #include "tag.cuh"
@@ -22,11 +22,11 @@ namespace cascade::detail {
 template <bool Vectors>
 struct thread_owner {
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
-  static void run(It first, Segments segments, long long num_segments, long long, OutIt d_out, T init, Op op,
-                  cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Segments segments, long long num_segments, long long,
+                  OutIt d_out, T init, Op op) {
     constexpr int block = Policy::block_size;
-    unsigned const grid = segment_grid(num_segments, block, current_device(), block);
-    launch(&segment_thread_kernel<block, Policy::coarse_factor, Vectors, T, It, Segments, OutIt, Op>, grid, block, stream,
+    unsigned const grid = segment_grid(num_segments, block, call.device(), block);
+    launch(&segment_thread_kernel<block, Policy::coarse_factor, Vectors, T, It, Segments, OutIt, Op>, grid, block, call.stream(),
            "segment_thread_kernel<<<...>>> (launch)", first, segments, num_segments, d_out, init, op);
   }
 };

@@ -12,9 +12,8 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "../detail/runtime/device.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "../detail/kernel/kernels.cuh"
-#include "../detail/runtime/scratch.cuh"
 #include "tiles_kernels.cuh"
 #include "../detail/kernel/segments.cuh"
 #include "binned.cuh"
@@ -60,30 +59,31 @@ struct segment_owner<segment::tiles> {
   static constexpr long long window = 1ll << 30;  // segments a run at most (a tile's numbers are 32-bit)
 
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
-  static void run(It first, Segments segments, long long num_segments, long long longest, OutIt d_out, T init, Op op,
-                  cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Segments segments, long long num_segments, long long longest,
+                  OutIt d_out, T init, Op op) {
     if constexpr (csr_of<Segments>::possible) {
       if (csr_of<Segments>::is(segments)) {
         for (long long base = 0; base < num_segments; base += window) {
           long long const n = num_segments - base < window ? num_segments - base : window;
-          run_csr<Policy>(first, csr_of<Segments>::at(segments, base), n, d_out + base, init, op, stream);
+          run_csr<Policy>(call, first, csr_of<Segments>::at(segments, base), n, d_out + base, init, op);
         }
         return;
       }
     }
-    segment_owner<segment::binned>::template run<Policy>(first, segments, num_segments, longest, d_out, init, op,
-                                                         stream);
+    segment_owner<segment::binned>::template run<Policy>(call, first, segments, num_segments, longest, d_out, init,
+                                                         op);
   }
 
   template <class Policy, class T, class It, class Csr, class OutIt, class Op>
-  static void run_csr(It first, Csr csr, long long n, OutIt d_out, T init, Op op, cudaStream_t stream) {
+  static void run_csr(launch_context const& call, It first, Csr csr, long long n, OutIt d_out, T init, Op op) {
+    cudaStream_t const stream = call.stream();
     constexpr int block = Policy::block_size;
     constexpr int items = Policy::coarse_factor;
     constexpr long long tile = static_cast<long long>(block) * items;
     constexpr auto search = &segment_tiles_search_kernel<tile, Csr, T>;
     constexpr auto tiles = &segment_tiles_kernel<block, items, T, It, Csr, OutIt, Op>;
     constexpr auto fixup = &segment_tiles_fixup_kernel<256, T, It, Csr, OutIt, Op>;
-    device_info const& device = current_device();
+    device_info const& device = call.device();
     // Resident blocks of the tile kernel, and whether the kernels may overlap (9.0 code on every side).
     unsigned const resident = once_per_device(device, [&] {
       int per_sm = 0;
@@ -105,8 +105,8 @@ struct segment_owner<segment::tiles> {
     std::size_t const lo_bytes = up(sizeof(int) * (cap + 1));
     std::size_t const part_bytes = up(sizeof(T) * cap);
     std::size_t const seg_bytes = up(sizeof(int) * cap);
-    scratch_buffer scratch(256 + 256 + lo_bytes + 2 * part_bytes + 2 * seg_bytes, stream,
-                           "cascade::segmented_reduce (segment::tiles's chunks)");
+    scratch_buffer const scratch = call.scratch(256 + 256 + lo_bytes + 2 * part_bytes + 2 * seg_bytes,
+                                                "cascade::segmented_reduce (segment::tiles's chunks)");
     char* at = scratch.as<char>();
     tiles_scratch<T> s{};
     s.overlapping = reinterpret_cast<unsigned*>(at);

@@ -5,7 +5,7 @@
 // short segments.
 #pragma once
 
-#include "../detail/runtime/device.cuh"
+#include "../detail/runtime/launch_context.cuh"
 #include "../detail/kernel/kernels.cuh"
 #include "kernels.cuh"
 #include "tag.cuh"
@@ -31,11 +31,11 @@ namespace cascade::detail {
 template <int Width>
 struct segment_owner<segment::warp<Width>> {
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
-  static void run(It first, Segments segments, long long num_segments, long long, OutIt d_out, T init, Op op,
-                  cudaStream_t stream) {
+  static void run(launch_context const& call, It first, Segments segments, long long num_segments, long long,
+                  OutIt d_out, T init, Op op) {
     constexpr int block = Policy::block_size;
-    unsigned const grid = segment_grid(num_segments, block / Width, current_device(), block);
-    launch(&segment_warp_kernel<Width, block, Policy::coarse_factor, T, It, Segments, OutIt, Op>, grid, block, stream,
+    unsigned const grid = segment_grid(num_segments, block / Width, call.device(), block);
+    launch(&segment_warp_kernel<Width, block, Policy::coarse_factor, T, It, Segments, OutIt, Op>, grid, block, call.stream(),
            "segment_warp_kernel<<<...>>> (launch)", first, segments, num_segments, d_out, init, op);
   }
 };

@@ -27,11 +27,6 @@ struct reject_reordering_choice<Rejected, type_list<Alternatives...>> {
                 "must preserve operand order; use one of the trees listed below as Alternatives");
   static constexpr bool value = true;  // reported above; no second error
 };
-template <bool Ok, class Tree>
-struct require_order_preserving_choice : cuda::std::true_type {};
-template <class Tree>
-struct require_order_preserving_choice<false, Tree>
-    : reject_reordering_choice<Tree, filter_t<typename tree_registry<Tree>::type, preserves_order_of>> {};
 
 }  // namespace cascade::detail
 
@@ -42,7 +37,8 @@ struct by_commutativity : tag {
   static_assert(is_tree_v<Commutative> && is_tree_v<NonCommutative>,
                 "cascade::tree::by_commutativity: both arguments must be tree tags, e.g. "
                 "by_commutativity<tree::sequential, tree::shuffle>");
-  static_assert(detail::require_order_preserving_choice<NonCommutative::preserves_order, NonCommutative>::value);
+  static_assert(detail::require_strategy<NonCommutative::preserves_order, detail::reject_reordering_choice,
+                                         NonCommutative, detail::tree_registry, detail::preserves_order_of>::value);
   static_assert(!Commutative::per_thread_results && !NonCommutative::per_thread_results,
                 "cascade::tree::by_commutativity: tree::none cannot be one of the choices; name it directly");
   static constexpr char const* name = "tree::by_commutativity";

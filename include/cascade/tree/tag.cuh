@@ -15,6 +15,7 @@
 
 #include <cuda/std/type_traits>
 
+#include "../detail/meta/reject.cuh"
 #include "../detail/meta/type_list.cuh"
 #include "../ops/non_commutative.cuh"
 
@@ -64,9 +65,7 @@ struct tree_registry;
 template <class Tree>
 struct preserves_order_of : cuda::std::bool_constant<Tree::preserves_order> {};
 
-// The failed check's message, with the order-preserving trees of the registry in the compiler's
-// "[with Rejected=..., Alternatives=<...>]" line right below it (C++20's static_assert takes only a
-// literal message, so the list cannot be in the text itself).
+// The failed check's message (detail/meta/reject.cuh), the registry's order-preserving trees below it.
 template <class Rejected, class Alternatives>
 struct reject_reordering_tree;
 template <class Rejected, class... Alternatives>
@@ -78,16 +77,11 @@ struct reject_reordering_tree<Rejected, type_list<Alternatives...>> {
   static constexpr bool value = true;  // reported above; no second error
 };
 
-template <bool Ok, class Tree>
-struct require_order_preserving_tree : cuda::std::true_type {};
-template <class Tree>
-struct require_order_preserving_tree<false, Tree>
-    : reject_reordering_tree<Tree, filter_t<typename tree_registry<Tree>::type, preserves_order_of>> {};
-
 // Checked by the dispatch layer for every call: a tree that reorders operands cannot serve an op
 // marked non_commutative.
 template <class Tree, class Op>
 inline constexpr bool tree_order_ok =
-    require_order_preserving_tree<Tree::preserves_order || is_commutative_v<Op>, Tree>::value;
+    require_strategy<Tree::preserves_order || is_commutative_v<Op>, reject_reordering_tree, Tree, tree_registry,
+                     preserves_order_of>::value;
 
 }  // namespace cascade::detail

@@ -127,22 +127,28 @@ constexpr int gpu_class_index(tuning::gpu_list<Classes...>, int cc, int gbs, int
   return chosen;
 }
 
-// The most items a range takes (-1: no bound): its max_n, or what the current device makes of it.
+// The most items a range takes (-1: no bound): its max_n, or what `device` (the current one, as the
+// call read it) makes of it.
+template <class Range>
+long long range_bound(device_info const& device) {
+  if constexpr (Range::sized_by_device) return Range::bound(device);
+  else return Range::max_n;
+}
 template <class Range>
 long long range_bound() {
   if constexpr (Range::sized_by_device) return Range::bound(current_device());
   else return Range::max_n;
 }
 
-// Calls f(Range{}) with the first range whose bound holds n (the last range otherwise).
+// Calls f(Range{}) with the first range whose bound on `device` holds n (the last range otherwise).
 template <class F, class First, class... Rest>
-void visit_range(tuning::ranges<First, Rest...>, cuda::std::int64_t n, F&& f) {
+void visit_range(tuning::ranges<First, Rest...>, device_info const& device, cuda::std::int64_t n, F&& f) {
   if constexpr (sizeof...(Rest) == 0) {
     f(First{});
   } else {
-    long long const bound = range_bound<First>();
+    long long const bound = range_bound<First>(device);
     if (bound < 0 || n <= bound) f(First{});
-    else visit_range(tuning::ranges<Rest...>{}, n, static_cast<F&&>(f));
+    else visit_range(tuning::ranges<Rest...>{}, device, n, static_cast<F&&>(f));
   }
 }
 

@@ -71,8 +71,9 @@ inline cudaMemPool_t make_pool(int ordinal) {
   return pool;  // lives as long as the process; the driver reclaims it at exit
 }
 
-inline device_pools& current_pools() {
-  int const ordinal = current_device().ordinal;
+// The pools of device `ordinal` (-1: the current device).
+inline device_pools& current_pools(int ordinal = -1) {
+  if (ordinal < 0) ordinal = current_device().ordinal;
   device_pools& d = all_pools()[ordinal];
   std::call_once(d.once, [&] {
     relaxed_capture_mode relaxed;  // made once, whether or not some thread is capturing
@@ -83,7 +84,7 @@ inline device_pools& current_pools() {
   return d;
 }
 
-inline cudaMemPool_t current_pool() { return current_pools().calls; }
+inline cudaMemPool_t current_pool(int ordinal = -1) { return current_pools(ordinal).calls; }
 
 // Owned by a captured graph. Its deleter runs on a CUDA thread, which may make no CUDA call: it only
 // queues the block, and the next graph-owned allocation frees it.
@@ -121,8 +122,8 @@ struct release_at_exit {
   }
 };
 
-inline void* graph_allocate(std::size_t bytes, cudaStream_t capturing) {
-  device_pools& d = current_pools();
+inline void* graph_allocate(std::size_t bytes, cudaStream_t capturing, int ordinal = -1) {
+  device_pools& d = current_pools(ordinal);
   static release_at_exit at_exit;  // one per program (a static of an inline function)
   relaxed_capture_mode relaxed;  // the capture forbids allocating and waiting outside it otherwise
   (void)free_released(d);
@@ -147,16 +148,18 @@ inline std::size_t pool_attribute(cudaMemPoolAttr attribute, char const* name) {
 }  // namespace scratch_impl
 
 // From the caller's storage when this thread's call has some (scratch_source.cuh), else from cascade's
-// pool; `user` (a strategy's name) is for messages. Throws cuda_error (the source may throw too).
-inline void* scratch_allocate(std::size_t bytes, cudaStream_t stream, char const* user = "cascade scratch") {
+// pool of device `ordinal` (-1: the current device; a call passes the one it read); `user` (a
+// strategy's name) is for messages. Throws cuda_error (the source may throw too).
+inline void* scratch_allocate(std::size_t bytes, cudaStream_t stream, char const* user = "cascade scratch",
+                              int ordinal = -1) {
   if (bytes == 0) bytes = 1;
   if (scratch_source const* source = current_scratch_source()) return source->allocate(source->context, bytes, stream, user);
-  if (is_capturing(stream)) return scratch_impl::graph_allocate(bytes, stream);
+  if (is_capturing(stream)) return scratch_impl::graph_allocate(bytes, stream, ordinal);
   // This stream is not capturing, but another thread may be, in global mode: it would forbid the
   // allocation (cudaErrorStreamCaptureUnsupported), which touches no captured stream.
   relaxed_capture_mode relaxed;
   void* p = nullptr;
-  check_cuda(cudaMallocFromPoolAsync(&p, bytes, scratch_impl::current_pool(), stream),
+  check_cuda(cudaMallocFromPoolAsync(&p, bytes, scratch_impl::current_pool(ordinal), stream),
              "cudaMallocFromPoolAsync (cascade scratch)");
   return p;
 }
@@ -221,8 +224,9 @@ inline std::uint64_t scratch_pools_release_threshold() {
 
 class scratch_buffer {
  public:
-  scratch_buffer(std::size_t bytes, cudaStream_t stream, char const* user = "cascade scratch")
-      : ptr_(scratch_allocate(bytes, stream, user)), bytes_(bytes), stream_(stream) {}
+  scratch_buffer(std::size_t bytes, cudaStream_t stream, char const* user = "cascade scratch", int ordinal = -1)
+      : ptr_(scratch_allocate(bytes, stream, user, ordinal)), bytes_(bytes), stream_(stream) {}
+  scratch_buffer() : ptr_(nullptr), bytes_(0), stream_(nullptr) {}  // none (a call being sized)
   ~scratch_buffer() { scratch_release(ptr_, bytes_, stream_); }
   scratch_buffer(scratch_buffer const&) = delete;
   scratch_buffer& operator=(scratch_buffer const&) = delete;

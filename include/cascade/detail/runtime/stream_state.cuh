@@ -85,12 +85,12 @@ inline stream_state state_of(unsigned char* block) {
 
 }  // namespace stream_state_impl
 
-// The state of stream `id` on the current device, its ticket and flags zeroed on `stream` when first
-// handed out; none (ticket nullptr) once max_streams other streams hold one. Throws cuda_error.
-inline stream_state stream_state_by_id(unsigned long long id, cudaStream_t stream) {
+// The state of stream `id` on device `ordinal` (the current one), its ticket and flags zeroed on
+// `stream` when first handed out; none (ticket nullptr) once max_streams other streams hold one.
+// Throws cuda_error.
+inline stream_state stream_state_by_id(unsigned long long id, cudaStream_t stream, int ordinal) {
   using namespace stream_state_impl;
   thread_local last_lookup last;  // most calls reuse the stream of the call before
-  int const ordinal = current_device().ordinal;
   if (last.block != nullptr && last.device == ordinal && last.id == id) return state_of(last.block);
   device_states& d = states_of(ordinal);
   std::lock_guard<std::mutex> lock(d.mutex);
@@ -115,11 +115,12 @@ inline stream_state stream_state_by_id(unsigned long long id, cudaStream_t strea
 
 // Inline, so that the stream handle (0 above all) is resolved as the caller's kernel launches
 // resolve it: per-thread default stream or legacy.
-inline stream_state stream_state_of(cudaStream_t stream) {
+// `ordinal`: the current device's, as the call read it (-1: read it here).
+inline stream_state stream_state_of(cudaStream_t stream, int ordinal = -1) {
   if (current_scratch_source() != nullptr || is_capturing(stream)) return {};
   unsigned long long id = 0;
   check_cuda(cudaStreamGetId(stream, &id), "cudaStreamGetId");
-  return stream_state_by_id(id, stream);
+  return stream_state_by_id(id, stream, ordinal < 0 ? current_device().ordinal : ordinal);
 }
 
 }  // namespace cascade::detail
