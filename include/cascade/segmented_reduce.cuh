@@ -28,6 +28,7 @@
 #include "exact/accumulator.cuh"  // so that exact_plus is refused by name (segmented_arguments_ok)
 #include "ops.cuh"
 #include "policy/segmented_policy.cuh"
+#include "tuning/segmented.cuh"
 
 namespace cascade {
 
@@ -36,38 +37,32 @@ inline constexpr bool is_segmented_call_policy_v = is_segmented_policy_v<P> || s
 
 namespace detail {
 
-// The segmented default. Lengths the host knows (batched_reduce, host-side offsets) and about equal:
-// the owner fastest at their mean on an H200 (at d592299, docs/notes/segmented-owners.md: 1-10 thread; 16, 32
-// thread_vectors where a commutative op reads an aligned pointer (94% of the read ceiling at 16, where
-// warp<4>, the choice otherwise, reads at 69%; at 10 its head and tail loads make it slower than thread);
-// 64, 256 warp<8>; 1K warp<16>; 16K, 1M blocks, which is block where there are segments enough to fill the
-// GPU). Otherwise (offsets only the device reads, or skewed lengths), neither of which makes the host
-// wait: for values of 4 bytes or less, segment::tiles <256, 16>, which reads the items in tiles of
-// equal size whatever the lengths (CSR offsets; others go to segment::binned <256, 16>). Against
-// binned <256, 16> on the H200 (at 693b077 and 93c2984, docs/notes/segmented-tiles-default.md): the power law
-// 97 against 125 us hot (72% of the read ceiling against 58%), 16-32 items 25-30% faster, 1 and 4 items faster (319
-// against 496, 140 against 144), 64-1K the same cold, 1M 4% faster; 8-10 items 10-26% and 16K 5-8%
-// slower. Wider values (unmeasured with tiles; tiles keeps no values of them in shared memory) keep
-// segment::binned <256, 16>, which sorts segments by length on the device: its long segments' parts
-// 16 loads a thread in flight (against <256, 8>: 16K and 1M items 3-7% faster, the power law the same
-// to 3% faster: at 6324e93, docs/notes/segmented-binning.md).
+// The segmented default: the owner tuning/segmented.cuh's table gives for the lengths the host knows
+// (their mean, and whether they are skewed), or for lengths it does not know.
 template <class T, class It, class Segments, class OutIt, class Op>
 void run_default_segments(launch_context const& call, It first, Segments segments, long long num_segments,
                           segment_stats stats, OutIt d_out, T init, Op op) {
+  using table = tuning::segmented_table;
   auto run = [&](auto policy) {
     run_segments<decltype(policy)>(call, first, segments, num_segments, stats.longest, d_out, init, op);
   };
   long long const mean = stats.items < 0 ? -1 : stats.items / num_segments;
-  if (mean < 0 || stats.longest > 2 * mean + 8) {
-    if constexpr (stageable_v<T>) run(segmented_policy<segment::tiles, 256, 16>{});
-    else run(segmented_policy<segment::binned, 256, 16>{});
+  if (mean < 0 || stats.longest > table::skew_factor * mean + table::skew_slack) {
+    if constexpr (stageable_v<T>) run(typename table::unknown_or_skewed{});
+    else run(typename table::unknown_or_skewed_wide{});
+    return;
   }
-  else if (mean < 12) run(segmented_policy<segment::thread, 256, 4>{});
-  else if (mean < 32 && segment_vectors<It, Op>(first)) run(segmented_policy<segment::thread_vectors, 256, 4>{});
-  else if (mean < 32) run(segmented_policy<segment::warp<4>, 256, 4>{});
-  else if (mean < 512) run(segmented_policy<segment::warp<8>, 256, 4>{});
-  else if (mean < 4096) run(segmented_policy<segment::warp<16>, 256, 4>{});
-  else run(segmented_policy<segment::blocks, 256, 8>{});
+  [&]<class... Rows>(type_list<Rows...>) {
+    auto const takes = [&](auto row) {
+      using r = decltype(row);
+      if (r::mean_below >= 0 && mean >= r::mean_below) return false;
+      if constexpr (r::needs_vectors)
+        if (!segment_vectors<It, Op>(first)) return false;
+      run(typename r::policy{});
+      return true;
+    };
+    (void)(takes(Rows{}) || ...);
+  }(typename table::by_mean{});
 }
 
 // The pointer type segments are read through on the device: a pointer's const, element-typed form
