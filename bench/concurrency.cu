@@ -1,4 +1,4 @@
-// cascade-concurrency: what a reduction waits for when another stream is busy (docs/api.md,
+// cascade-concurrency: what a reduction waits for when another stream is busy (docs/streams.md,
 // "Concurrency"). Stream B runs a one-thread kernel for --busy-ms; stream A then runs a reduce_into of
 // 2^20 floats with policy <256, 16, shuffle, Finish> (or default_policy) and the host waits for A.
 // Each row says how long that took, and whether B was still running when A was done.

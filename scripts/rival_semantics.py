@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What numpy, PyTorch, CuPy and JAX give for minimum, maximum, argmin and argmax with NaN and signed
-zeros in the data: the rivals' column of docs/api.md's "Semantics" table. Prints one line a library
+zeros in the data: the rivals' column of docs/ops.md's "Semantics" table. Prints one line a library
 and question, the result's value and bits; a library that is not installed is skipped. Torch, CuPy
 and JAX run on the GPU where they find one. Usage: scripts/rival_semantics.py"""
 import struct

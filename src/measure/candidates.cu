@@ -112,7 +112,7 @@ constexpr char const* bare_name(char const* name) {
 }
 
 // finish::host folds the block results on the host (a host function on the stream): beside busy
-// streams its calls wait for them (docs/api.md, "Concurrency"), so default_policy leaves it out. No
+// streams its calls wait for them (docs/streams.md, "Concurrency"), so default_policy leaves it out. No
 // tag property says "folds on the host" yet, so it is named here.
 template <class Finish>
 constexpr bool folds_on_host = std::is_same_v<Finish, cascade::finish::host>;

@@ -1,4 +1,4 @@
-// The same bits under every policy at the edges (docs/api.md, "Semantics"): minimum, maximum,
+// The same bits under every policy at the edges (docs/ops.md, "Semantics"): minimum, maximum,
 // minimum_number and maximum_number with NaNs of any payload and sign, signed zeros, infinities and
 // denormals in the data; argmin, argmax and minmax with NaN (the first NaN wins); exact_plus and
 // reproducible_plus at the types' largest values (no overflow in between, finish::atomic included)

@@ -1,4 +1,4 @@
-// Graphs and concurrent streams (docs/api.md, "Graphs" and "Concurrency"):
+// Graphs and concurrent streams (docs/streams.md, "Graphs" and "Concurrency"):
 // - every finish captured into a graph replays 1000 times, with its input changed between replays,
 //   beside a second graph of the same policy replaying on another stream, one graph destroyed before
 //   its first replay and the other after its last, captured both before and after the policy's first

@@ -14,7 +14,7 @@
 // On failure it prints the case; CASCADE_TEST_SEED=<seed> CASCADE_FUZZ_CASE=<k> replays case k alone.
 // CASCADE_FUZZ_CASES sets how many run (default 1000); CASCADE_TEST_MAX_N caps the sizes.
 //
-// A second case fuzzes special values (docs/api.md, "Semantics"): items and init drawn with NaNs of
+// A second case fuzzes special values (docs/ops.md, "Semantics"): items and init drawn with NaNs of
 // random payload and sign, zeros of both signs, infinities, the largest finite values and denormals,
 // in random shares, through minimum, maximum, minimum_number, argmin, minmax, exact_plus and
 // reproducible_plus; every case compares the drawn policy with default_policy bitwise, and with a

@@ -3,9 +3,9 @@
 // one stream and to the host on the other, and replay a graph each captured at its start (reduce_into
 // over a buffer of its own, refilled with other items before every replay), checking every result.
 // Meanwhile a ninth thread keeps a third kind of work going: one-SM kernels of 25 ms back to back on
-// its own stream; no reduction may wait for them (none of these finishes does, docs/api.md), so no
+// its own stream; no reduction may wait for them (none of these finishes does, docs/streams.md), so no
 // call may take as long as one of them, except finish::host's, reported instead (its host functions
-// wait beside this many busy streams; docs/api.md, Concurrency). Afterwards the inputs are unchanged and the device memory
+// wait beside this many busy streams; docs/streams.md, Concurrency). Afterwards the inputs are unchanged and the device memory
 // in use is what it was before. Then stream churn: streams made, used and destroyed by the hundred
 // must not grow device memory without bound.
 #include <doctest/doctest.h>
@@ -259,7 +259,7 @@ TEST_CASE("8 host threads x 2 streams, a finish each, for 10 s: every result rig
     CHECK(tallies[t].calls > 0);
     CHECK(tallies[t].replays > 0);
     // no call waited for a whole busy kernel; finish::host's calls are reported instead: its host
-    // functions waited beside these 16 streams (docs/api.md, Concurrency: cause not yet measured)
+    // functions waited beside these 16 streams (docs/streams.md, Concurrency: cause not yet measured)
     if (t != host_thread) CHECK(tallies[t].slowest_ms < busy_ms);
     replays += tallies[t].replays;
     if (t != host_thread) slowest = std::max(slowest, tallies[t].slowest_ms);

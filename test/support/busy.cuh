@@ -1,5 +1,5 @@
 // A kernel that keeps one SM busy for a given time, on a stream of the test's: the "other work" beside
-// which reductions must not wait (docs/api.md, "Concurrency"). It writes `token` when it ends, so the
+// which reductions must not wait (docs/streams.md, "Concurrency"). It writes `token` when it ends, so the
 // test can check that it ran whole.
 #pragma once
 

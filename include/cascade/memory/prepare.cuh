@@ -7,7 +7,7 @@
 //
 // Why: CUDA loads a kernel the first time it is used (lazy loading, the default since CUDA 12.2), and
 // loading synchronizes the context, so a reduction's first call with a policy waits for every kernel
-// already running on other streams (docs/api.md, "Concurrency"). prepare() takes that wait up front.
+// already running on other streams (docs/streams.md, "Concurrency"). prepare() takes that wait up front.
 //
 // How: it captures the call, on a stream of its own, into graphs it never launches, at every size of
 // 0..n whose call takes a path the others do not (one tile, several tiles, 64-bit offsets, and for
