@@ -228,9 +228,9 @@ void run() {
     cascade::batched_reduce_into(cascade::default_policy{}, m.data(), 4, 3, row_sums.data(), 0ll, cascade::plus{});
     thrust::device_vector<int> offsets(std::vector<int>{0, 2, 2, 12});  // segment 1 is empty: it gets init
     int const* o = thrust::raw_pointer_cast(offsets.data());
-    using by_warps = cascade::segmented_policy<cascade::segment::warp<8>, 256, 4>;  // 8 lanes a segment
+    using by_warps = cascade::policy<256, 4, cascade::tree::shuffle, cascade::segment::warp<8>>;  // 8 lanes a segment
     cascade::segmented_reduce_into(by_warps{}, m.data(), o, o + 1, 3, sums.data(), 100ll, cascade::plus{});
-    using by_tiles = cascade::segmented_policy<cascade::segment::tiles, 256, 16>;  // 4096-item tiles, any lengths
+    using by_tiles = cascade::segmented_policy<cascade::segment::tiles, 256, 16>;  // owner first; 4096-item tiles
     cascade::segmented_reduce(by_tiles{}, m.data(), o, o + 1, 3, sums.data(), 100ll, cascade::plus{});  // the same (first name)
     cudaDeviceSynchronize();  // ordered on the policy's stream; the host does not wait
     // [/segmented]

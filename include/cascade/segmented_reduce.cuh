@@ -32,8 +32,10 @@
 
 namespace cascade {
 
+// The segmented calls take any policy, and say at compile time when it has a finish where they need
+// a segment owner (detail::segmented_policy_ok).
 template <class P>
-inline constexpr bool is_segmented_call_policy_v = is_segmented_policy_v<P> || std::is_same_v<P, default_policy>;
+inline constexpr bool is_segmented_call_policy_v = is_policy_v<P>;
 
 namespace detail {
 
@@ -132,7 +134,7 @@ void segmented_checked_call(Policy const& policy, It first, ReadIt read, BeginIt
 template <class Policy, class It, class ReadIt, class BeginIt, class EndIt, class OutIt, class Wrap, class T, class Op>
 void segmented_call(Policy const& policy, It first, ReadIt read, BeginIt begin_offsets, EndIt end_offsets,
                     cuda::std::int64_t num_segments, OutIt d_out, Wrap wrap, T init, Op op, char const* who) {
-  if constexpr (segmented_arguments_ok<It, T, Op>())
+  if constexpr (segmented_policy_ok<Policy>() && segmented_arguments_ok<It, T, Op>())
     segmented_checked_call(policy, first, read, begin_offsets, end_offsets, num_segments, d_out, wrap, init, op, who);
 }
 
@@ -157,7 +159,7 @@ template <class Policy, class It, class OutIt, class T, class Op>
   requires is_segmented_call_policy_v<Policy>
 void batched_reduce(Policy const& policy, It first, cuda::std::int64_t segment_size, cuda::std::int64_t num_segments,
                     OutIt d_out, T init, Op op) {
-  if constexpr (detail::segmented_arguments_ok<It, T, Op>()) {
+  if constexpr (detail::segmented_policy_ok<Policy>() && detail::segmented_arguments_ok<It, T, Op>()) {
     char const* const who = "cascade::batched_reduce";
     detail::check_num_segments(num_segments, who);
     if (segment_size < 0)

@@ -21,6 +21,21 @@ TEST_CASE("policy exposes its parameters at compile time") {
   CHECK(p::tile_size == 512);
 }
 
+TEST_CASE("a segmented policy is a policy with a segment owner in the finish's place") {
+  using owner = cascade::segment::warp<8>;
+  using p = cascade::policy<256, 4, cascade::tree::shuffle, owner>;
+  static_assert(std::is_same_v<p::owner_type, owner> && p::tile_size == 1024);
+  static_assert(cascade::is_policy_v<p> && cascade::is_segmented_policy_v<p>);
+  static_assert(!cascade::is_segmented_policy_v<cascade::policy<256, 4, seq, rec>>);
+  static_assert(!cascade::is_segmented_policy_v<cascade::default_policy>);
+  // segmented_policy: the same type, owner first, with defaults for the rest
+  static_assert(std::is_same_v<cascade::segmented_policy<owner>, p>);
+  static_assert(std::is_same_v<cascade::segmented_policy<cascade::segment::tiles, 256, 16, seq>,
+                               cascade::policy<256, 16, seq, cascade::segment::tiles>>);
+  CHECK(cascade::segmented_policy<owner>{}.on(reinterpret_cast<cudaStream_t>(0x1234)).stream() ==
+        reinterpret_cast<cudaStream_t>(0x1234));
+}
+
 TEST_CASE("policy is stateless except for its stream") {
   using p = cascade::policy<256, 8, seq, rec>;
   constexpr p a{};

@@ -203,11 +203,25 @@ void dispatch_accumulated_into(launch_context const& context, Policy const& poli
   });
 }
 
+// Whether Policy can run reduce and the algorithms on it; says what to change when not.
+template <class Policy>
+constexpr bool policy_ok() {
+  static_assert(is_policy_v<Policy>,
+                "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
+                "e.g. cascade::default_policy{}");
+  static_assert(!is_segmented_policy_v<Policy>,
+                "cascade: the policy names a segment owner, which segmented_reduce and batched_reduce take; reduce "
+                "and the algorithms on it need a finish in its place, e.g. cascade::finish::last_block");
+  return is_policy_v<Policy> && !is_segmented_policy_v<Policy>;
+}
+
 // The call under `context`: launched, or sized (launch_context.cuh).
 template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_reduce_into(launch_context const& context, Policy const& policy, It first, cuda::std::int64_t n,
                           OutIt d_out, T init, Op op) {
-  if constexpr (is_cccl_op_v<Op, T>) {
+  if constexpr (!policy_ok<Policy>()) {
+    return;
+  } else if constexpr (is_cccl_op_v<Op, T>) {
     // CCCL's function objects run as the cascade op they name (detail/meta/known_op.cuh): cuda::minimum's
     // `a < b ? a : b` depends on the grouping once NaN is in the data; cascade::minimum does not.
     dispatch_reduce_into(context, policy, first, n, d_out, init, known_op_t<Op, T>{});
@@ -216,14 +230,6 @@ void dispatch_reduce_into(launch_context const& context, Policy const& policy, I
   } else {
     if constexpr (arguments_ok<It, T, Op>()) policy_dispatch<Policy>::run(context, policy, first, n, d_out, init, op);
   }
-}
-
-template <class Policy>
-constexpr bool policy_ok() {
-  static_assert(is_policy_v<Policy>,
-                "cascade: the first argument must be a cascade::policy<BlockSize, CoarseFactor, Tree, Finish>, "
-                "e.g. cascade::default_policy{}");
-  return is_policy_v<Policy>;
 }
 
 // The call, launched on the policy's stream; the device is read here, once.

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "../error.cuh"
+#include "../policy/policy.cuh"
 #include "../segment/tag.cuh"
 #include "../tree/tag.cuh"
 #include "runtime/allocation.cuh"
@@ -46,6 +47,16 @@ constexpr bool segmented_arguments_ok() {
                 "reduce each segment with cascade::reduce_into, or use cascade::plus");
   if constexpr (!is_plain_accumulator_v<Op>) return false;
   else return arguments_ok<It, T, Op>();
+}
+
+template <class Policy>
+constexpr bool segmented_policy_ok() {
+  constexpr bool ok = is_segmented_policy_v<Policy> || cuda::std::is_same_v<Policy, default_policy>;
+  static_assert(ok,
+                "cascade::segmented_reduce / batched_reduce: the policy needs a segment owner where reduce's name a "
+                "finish, e.g. cascade::policy<256, 4, cascade::tree::shuffle, cascade::segment::warp<8>>, or "
+                "cascade::default_policy");
+  return ok;
 }
 
 template <class Policy, class Op>

@@ -1,7 +1,11 @@
-// cascade/policy/policy.cuh: a reduction policy names block size, coarse factor, tree and finishing strategy.
+// cascade/policy/policy.cuh: a policy names block size, coarse factor, tree, and how the blocks'
+// results become the answer: a finishing strategy for reduce and the algorithms on it, or a segment
+// owner for the segmented calls (who reduces one segment: a thread, some lanes, a block, tiles).
 //
 //   using my_policy = cascade::policy<256, 8, cascade::tree::sequential, cascade::finish::recursive>;
 //   float s = cascade::reduce(my_policy{}.on(stream), d, d + n, 0.0f);
+//   using rows = cascade::policy<256, 4, cascade::tree::shuffle, cascade::segment::warp<8>>;
+//   cascade::batched_reduce_into(rows{}.on(stream), d, row_length, num_rows, d_sums, 0.0f, cascade::plus{});
 //
 // The object carries nothing but an optional stream; invalid parameters fail to compile with a
 // message that says what to change.
@@ -14,6 +18,7 @@
 
 #include "../detail/meta/arch.cuh"
 #include "../finish/tag.cuh"
+#include "../segment/tag.cuh"
 #include "../tree/tag.cuh"
 #include "../version.cuh"
 
@@ -48,20 +53,32 @@ struct policy : detail::on_stream<policy<BlockSize, CoarseFactor, Tree, Finish>>
                 "cascade::policy: CoarseFactor (items each thread folds before the tree) must be >= 1, e.g. 8");
   static_assert(tree::is_tree_v<Tree>,
                 "cascade::policy: Tree must be a tag from cascade::tree, e.g. cascade::tree::sequential");
-  static_assert(finish::is_finish_v<Finish>,
-                "cascade::policy: Finish must be a tag from cascade::finish, e.g. cascade::finish::recursive");
+  static_assert(finish::is_finish_v<Finish> || segment::is_owner_v<Finish>,
+                "cascade::policy: Finish must be a tag from cascade::finish, e.g. cascade::finish::recursive (or, "
+                "for segmented_reduce and batched_reduce, a segment owner from cascade::segment, e.g. "
+                "cascade::segment::warp<8>)");
+  static_assert(!segment::is_owner_v<Finish> || !Tree::per_thread_results,
+                "cascade::policy: tree::none hands every thread's value to a finish, and a segment owner has none; "
+                "name a tree that combines the block, e.g. cascade::tree::shuffle");
 
   static constexpr int block_size = BlockSize;
   static constexpr int coarse_factor = CoarseFactor;
   static constexpr long long tile_size = static_cast<long long>(BlockSize) * CoarseFactor;  // items per block pass
   using tree_type = Tree;
-  using finish_type = Finish;
+  using finish_type = Finish;  // a finish, or a segment owner (then also owner_type)
+  using owner_type = Finish;
 };
 
 template <class P>
 inline constexpr bool is_policy_v = false;
 template <int B, int C, class Tree, class Finish>
 inline constexpr bool is_policy_v<policy<B, C, Tree, Finish>> = true;
+
+// A policy for the segmented calls: a segment owner where reduce's policies name a finish.
+template <class P>
+inline constexpr bool is_segmented_policy_v = false;
+template <int B, int C, class Tree, class Owner>
+inline constexpr bool is_segmented_policy_v<policy<B, C, Tree, Owner>> = segment::is_owner_v<Owner>;
 
 // The policy that picks one for each call: for reduce and the algorithms on it, the tuning table of
 // the device's GPU class (its dispatch is in policy/default_policy.cuh, with the tables); for the segmented
