@@ -9,7 +9,8 @@
 // ops keep it); an empty segment gives init. Offsets are any random-access iterators (a counting or
 // transform iterator needs no array). Ordered on the policy's stream; the host does not wait, but for
 // offsets in host memory, which are read on the host first (docs/segmented.md). policy: a
-// cascade::segmented_policy<Owner, BlockSize, CoarseFactor, Tree>, or cascade::default_policy, which picks
+// cascade::policy<BlockSize, CoarseFactor, Tree, Owner> with a segment owner (or segmented_policy<Owner,
+// ...>, the same owner first), or cascade::default_policy, which picks
 // the owner by the segments' lengths where the host knows them, else reads the items in tiles of equal
 // size whatever the lengths (segment::tiles; segment::binned for offsets that are not CSR or values
 // wider than 4 bytes).
