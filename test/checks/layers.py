@@ -18,7 +18,7 @@ level or below. Reads the #include "..." lines of include/cascade (no compiler n
   reduce.cuh (the entry points for a policy the caller names) never tuning/ or the tuned policies;
   policy/tuned_policy.cuh (one table) never policy/default_policy.cuh or tuning/gpus.cuh (every table);
   only distributed/ and distributed.cuh include distributed/ (it needs NCCL, which the rest does not).
-One test case: the headers that break a rule are listed.
+No folder holds more than 15 files. One test case: the headers that break a rule are listed.
 Usage: layers.py <include dir>"""
 import os, re, sys
 
@@ -87,7 +87,10 @@ def forbidden(header, target):
 
 
 checked, broken = 0, []
+MAX_FILES = 15  # a folder that outgrows this wants splitting by concept (docs/design.md's layout)
 for dirpath, _, files in sorted(os.walk(root)):
+    if len(files) > MAX_FILES:
+        broken.append('%s holds %d files, over %d: split it by concept' % (os.path.relpath(dirpath, os.path.dirname(root)), len(files), MAX_FILES))
     for f in sorted(files):
         if not f.endswith('.cuh'):
             continue
