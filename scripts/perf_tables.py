@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""docs/performance.md's summary table: CUB time / default_policy time (hot GPU time, the ratio of
+each size's alternating runs as cascade-bench records it) by size band, for each configuration,
+computed from the committed cascade-bench run the page names, so that the page cannot drift from its
+results file (test/checks/doc_examples.py checks the block between `<!-- generated:
+scripts/perf_tables.py -->` and `<!-- /generated -->`).
+
+    python3 scripts/perf_tables.py [source root]
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_io import load_result  # noqa: E402
+
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+RUN = 'bench/results/bench-h200-2026-11-22c.json.xz'
+BANDS = [(10, 12), (14, 22), (24, 30)]
+CONFIGS = [('float-plus', 'float plus'), ('float-minimum', 'float minimum'), ('int32-plus', 'int32 plus'),
+           ('int32-minimum', 'int32 minimum'), ('double-plus', 'double plus'), ('double-minimum', 'double minimum'),
+           ('int64-plus', 'int64 plus'), ('int64-minimum', 'int64 minimum'),
+           ('int8-plus', 'int8 plus (int accumulator)'), ('int8-minimum', 'int8 minimum'),
+           ('half-plus', 'half plus (float accumulator)'), ('half-minimum', 'half minimum')]
+
+rows = [r for r in load_result(os.path.join(root, RUN))['rows'] if r.get('group') == 'default']
+print('| config | ' + ' | '.join('2^%d-2^%d' % band for band in BANDS) + ' |')
+print('|---|' + '---:|' * len(BANDS))
+for config, label in CONFIGS:
+    cells = []
+    for lo, hi in BANDS:
+        v = [r['cub_ratio_hot'] for r in rows if r['config'] == config and lo <= r['n'].bit_length() - 1 <= hi]
+        a, b = '%.2f' % min(v), '%.2f' % max(v)
+        cells.append(a if a == b else a + '-' + b)
+    print('| %s | %s |' % (label, ' | '.join(cells)))
