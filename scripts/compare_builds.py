@@ -45,7 +45,7 @@ def cascade_call(r):
             return None
         return (r['family'], r['config'], r['n'])
     if 'group' in r:
-        if r['group'] in ('cub', 'thrust') or 'hot_us' not in r:
+        if r['group'] in ('cub', 'thrust', 'ceiling') or 'hot_us' not in r:
             return None
         return (r['name'], r['config'], r['n'])
     return None
