@@ -4,7 +4,9 @@ exactly the file PATH (which test/algorithms/docs_test.cu compiles and runs), or
 exactly the lines between `// [NAME]` and `// [/NAME]` in PATH, dedented; that every file under
 docs/examples/ and every region in them is shown somewhere; and that each block between
 `<!-- generated: scripts/NAME.py -->` and `<!-- /generated -->` is exactly what that script prints
-from the committed results (the README's headline figures). Usage: doc_examples.py <source root>"""
+from the committed results (the README's headline figures); and that each table after
+`<!-- rows from: scripts/NAME.py FILE... -->` has only lines that script prints from those results
+files. Usage: doc_examples.py <source root>"""
 import glob, os, re, subprocess, sys, textwrap
 
 def regions(source):
@@ -33,6 +35,22 @@ for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(roo
         ok = out.returncode == 0 and block == out.stdout
         print(('[ok]   ' if ok else '[FAIL] ') + '%s shows what %s prints%s' % (
             os.path.relpath(doc, root), script, '' if ok else ': differs (rerun it and paste)\n' + out.stdout + out.stderr))
+        passed, failed = passed + ok, failed + (not ok)
+# A table after `<!-- rows from: scripts/NAME.py ARGS -->`: each of its lines (header included) is a line
+# of what that script prints from the results files ARGS names, so its figures are the files'.
+rows_from = re.compile(r'<!-- rows from: (scripts/[\w.]+\.py)((?: \S+)*) -->\n((?:\|[^\n]*\n)+)')
+printed = {}
+for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(root, 'docs', '*.md'))):
+    for script, args, table in rows_from.findall(open(doc).read()):
+        key = (script, args)
+        if key not in printed:
+            out = subprocess.run([sys.executable, os.path.join(root, script)] + args.split(), capture_output=True,
+                                 text=True, cwd=root)
+            printed[key] = set(out.stdout.split('\n')) if out.returncode == 0 else set()
+        missing = [l for l in table.rstrip('\n').split('\n') if l not in printed[key]]
+        ok = not missing
+        print(('[ok]   ' if ok else '[FAIL] ') + '%s: a table of%s from %s%s' % (
+            os.path.relpath(doc, root), args, script, '' if ok else ': rows not printed:\n  ' + '\n  '.join(missing[:5])))
         passed, failed = passed + ok, failed + (not ok)
 for path in sorted(glob.glob(os.path.join(root, 'docs', 'examples', '*'))):
     rel = os.path.relpath(path, root)
