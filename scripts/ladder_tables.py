@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""docs/ladder.md's two tables from a cascade-ladder run: the slides' presets at 2^22 ints beside
+the G80 times the slides report, and at 2^28 ints (doc_examples.py checks the page's rows against
+what this prints).
+
+    python3 scripts/ladder_tables.py RUN.json
+"""
+import sys
+
+from results_io import load_result
+
+rows = load_result(sys.argv[1])['rows']
+KERNELS = ['1: interleaved, divergent', '2: interleaved, strided index', '3: sequential addressing',
+           '4: first add during load', '5: unroll last warp', '6: completely unrolled',
+           '7: multiple elements per thread']
+G80_MS = [8.054, 3.456, 1.722, 0.965, 0.536, 0.381, 0.268]  # the slides' times and bandwidths, 2^22 ints
+G80_GBS = [2.083, 4.854, 9.741, 17.377, 31.289, 43.996, 62.671]
+
+
+def section(name):
+    return {r['name']: r for r in rows if r['section'] == name}
+
+
+def ladder(s, with_g80):
+    out, first, prev = [], None, None
+    for k in range(7):
+        r = s['harris_reduce%d' % (k + 1)]
+        cold = r['cold_us']
+        first = first or cold
+        cells = ['harris_reduce%d' % (k + 1)] + ([KERNELS[k]] if with_g80 else [])
+        cells += ['%.1f' % cold, '%.0f' % r['cold_gbps'], '' if prev is None else '%.2fx' % (prev / cold),
+                  '%.2fx' % (first / cold)]
+        if with_g80:
+            cells += ['%.3f' % G80_MS[k], '%.3f' % G80_GBS[k], '%.2fx' % (G80_MS[0] / G80_MS[k])]
+        out.append(cells)
+        prev = cold
+    for name, shown, note in (('cub::DeviceReduce', 'cub::DeviceReduce', '(reference)'),
+                              ('thrust::reduce (to host)', 'thrust::reduce', '(reference, result to host)')):
+        r = s[name]
+        cells = [shown] + ([note] if with_g80 else []) + ['%.1f' % r['cold_us'], '%.0f' % r['cold_gbps'], '', '']
+        out.append(cells + (['', '', ''] if with_g80 else []))
+    return out
+
+
+def table(header, align, body):
+    print('| ' + ' | '.join(header) + ' |')
+    print('|' + '|'.join(align) + '|')
+    for cells in body:
+        line = '| ' + ' | '.join(cells) + ' |'
+        while '|  |' in line:
+            line = line.replace('|  |', '| |')
+        print(line)
+
+
+table(['preset', "slides' kernel", 'cold us', 'GB/s', 'step', 'cumulative', 'G80 ms', 'G80 GB/s', 'G80 cumulative'],
+      ['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:'], ladder(section('ladder_2^22'), True))
+print()
+table(['preset', 'cold us', 'GB/s', 'step', 'cumulative'], ['---', '---:', '---:', '---:', '---:'],
+      ladder(section('ladder_2^28'), False))
