@@ -5,7 +5,8 @@ computed from the committed cascade-bench run the page names, so that the page c
 results file (test/checks/doc_examples.py checks the block between `<!-- generated:
 scripts/perf_tables.py -->` and `<!-- /generated -->`).
 
-    python3 scripts/perf_tables.py [source root]
+    python3 scripts/perf_tables.py [source root]             # the summary, by size band
+    python3 scripts/perf_tables.py RUN.json[.xz] --every     # every configuration and size, hot / cold / idle
 """
 import os
 import sys
@@ -22,6 +23,17 @@ CONFIGS = [('float-plus', 'float plus'), ('float-minimum', 'float minimum'), ('i
            ('int8-plus', 'int8 plus (int accumulator)'), ('int8-minimum', 'int8 minimum'),
            ('half-plus', 'half plus (float accumulator)'), ('half-minimum', 'half minimum')]
 
+if '--every' in sys.argv:
+    # CUB / default_policy at every size: hot / cold / hot on an idle GPU (the launch included)
+    rows = [r for r in load_result(sys.argv[1])['rows'] if r.get('group') == 'default']
+    sizes = sorted({r['n'] for r in rows})
+    print('| config | ' + ' | '.join('2^%d' % (n.bit_length() - 1) for n in sizes) + ' |')
+    print('|---|' + '---:|' * len(sizes))
+    for config, _ in CONFIGS:
+        at = {r['n']: r for r in rows if r['config'] == config}
+        print('| %s | %s |' % (config, ' | '.join('%.2f / %.2f / %.2f' % (
+            at[n]['cub_ratio_hot'], at[n]['cub_ratio_cold'], at[n]['cub_ratio_hot_idle']) for n in sizes)))
+    sys.exit(0)
 rows = [r for r in load_result(os.path.join(root, RUN))['rows'] if r.get('group') == 'default']
 print('| config | ' + ' | '.join('2^%d-2^%d' % band for band in BANDS) + ' |')
 print('|---|' + '---:|' * len(BANDS))
