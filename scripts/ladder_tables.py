@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """docs/ladder.md's two tables from a cascade-ladder run: the slides' presets at 2^22 ints beside
-the G80 times the slides report, and at 2^28 ints (doc_examples.py checks the page's rows against
-what this prints).
+the G80 times the slides report, and at 2^28 ints; with --trees, docs/strategies.md's table of every
+tree at 2^22 and 2^28 ints, coarse 1 and 8 (doc_examples.py checks the pages' rows against what this
+prints).
 
-    python3 scripts/ladder_tables.py RUN.json
+    python3 scripts/ladder_tables.py RUN.json [--trees]
 """
 import sys
 
@@ -51,6 +52,26 @@ def table(header, align, body):
             line = line.replace('|  |', '| |')
         print(line)
 
+
+if '--trees' in sys.argv:
+    trees = {(r['name'], r['n']): r for r in rows if r['section'] == 'trees' and r['type'] == 'int32'}
+    names = []
+    for (name, _) in trees:
+        base = name.split(' <')[0]
+        if ' <' in name and base not in names:
+            names.append(base)
+
+    def cell(r):
+        us = r['cold_us']
+        return '%s us, %.0f GB/s' % ('%.0f' % us if us >= 500 else '%.1f' % us, r['cold_gbps'])
+
+    body = []
+    for base in names:
+        shown = '`%s`' % base + (' (with `finish::atomic`)' if base == 'none' else '')
+        body.append([shown] + [cell(trees[('%s <256, %d>' % (base, c), n)]) for n in (1 << 22, 1 << 28) for c in (1, 8)])
+    table(['tree', '2^22, coarse 1', '2^22, coarse 8', '2^28, coarse 1', '2^28, coarse 8'],
+          ['---', '---:', '---:', '---:', '---:'], body)
+    sys.exit(0)
 
 table(['preset', "slides' kernel", 'cold us', 'GB/s', 'step', 'cumulative', 'G80 ms', 'G80 GB/s', 'G80 cumulative'],
       ['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:'], ladder(section('ladder_2^22'), True))
