@@ -243,8 +243,9 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
 // room to align the storage's start (any address works, as in CUB); at least 1 byte, as CUB says, so
 // that storage allocated for it is never a null pointer, which would read as another size query.
 template <class Policy, class It, class OutIt, class T, class Op>
-std::size_t temp_storage_bytes_of(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
-  sizing_context sizing(policy.stream(), current_device());
+std::size_t temp_storage_bytes_of(device_info const& device, Policy const& policy, It first, cuda::std::int64_t n,
+                                  OutIt d_out, T init, Op op) {
+  sizing_context sizing(policy.stream(), device);
   dispatch_reduce_into(sizing, policy, first, n, d_out, init, op);
   std::size_t const pieces = sizing.bytes();
   return pieces == 0 ? 1 : pieces + scratch_alignment - 1;
@@ -258,7 +259,8 @@ template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first,
                           cuda::std::int64_t n, OutIt d_out, T init, Op op, char const* who) {
   if constexpr (!policy_ok<Policy>()) return;
-  std::size_t const needed = temp_storage_bytes_of(policy, first, n, d_out, init, op);
+  device_info const& device = current_device();  // once, for the sizing and the call
+  std::size_t const needed = temp_storage_bytes_of(device, policy, first, n, d_out, init, op);
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = needed;
     return;
@@ -270,7 +272,7 @@ void dispatch_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes,
   scratch_arena arena(d_temp_storage, temp_storage_bytes);
   scratch_source const source = arena.source();
   scoped_scratch_source const use(source);
-  dispatch_reduce_into(policy, first, n, d_out, init, op);
+  dispatch_reduce_into(launch_context(policy.stream(), device), policy, first, n, d_out, init, op);
 }
 
 // Every size whose call takes a path (kernel) that no other of them takes, among calls of 0..n items.
