@@ -4,6 +4,10 @@
 #include <cascade/detail/runtime/device.cuh>
 #include <cascade/error.cuh>
 
+#if __has_include(<cuda/std/version>)  // nvcc's include path has it; results.cpp's host compiler may not
+#include <cuda/std/version>            // CCCL_{MAJOR,MINOR,PATCH}_VERSION
+#endif
+
 #include "cli.hpp"
 
 #include <cstdio>
@@ -47,6 +51,10 @@ struct environment {
   int sm_count = 0, cc_major = 0, cc_minor = 0, driver = 0, runtime = 0;
   double l2_mb = 0;
   int memory_gbs = 0;  // peak memory bandwidth (cascade::detail::peak_memory_gbs); 0: not recorded
+  // How the program was built, as its translation unit saw it: the CCCL its CUB and Thrust came from,
+  // and whether NDEBUG was defined (without it, CCCL's assertions are compiled into CUB's kernels and
+  // cascade's alike, which changes both times). Empty: not recorded (files written before these were).
+  std::string cccl, assertions;
 };
 
 inline environment read_environment() {
@@ -68,6 +76,15 @@ inline environment read_environment() {
   std::time_t const now = std::time(nullptr);
   std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
   e.date = buf;
+#ifdef CCCL_MAJOR_VERSION
+  e.cccl = std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
+           std::to_string(CCCL_PATCH_VERSION);
+#endif
+#ifdef NDEBUG
+  e.assertions = "off (NDEBUG)";
+#else
+  e.assertions = "on (no NDEBUG)";
+#endif
   return e;
 }
 

@@ -78,6 +78,8 @@ bool write_results(std::string const& path, environment const& e, options const&
   doc["cuda_driver_api"] = e.driver;
   doc["cuda_runtime"] = e.runtime;
   doc["date"] = e.date;
+  if (!e.cccl.empty()) doc["cccl"] = e.cccl;
+  if (!e.assertions.empty()) doc["assertions"] = e.assertions;
   doc["cascade_commit"] = o.commit;
   doc["nvidia_driver"] = o.driver;
   doc["method"] = method;
@@ -137,6 +139,8 @@ tune_results read_tune_results(std::string const& path) {
     r.env.memory_gbs = doc.value("memory_gbs", 0);
     r.env.driver = doc.value("cuda_driver_api", 0);
     r.env.runtime = doc.value("cuda_runtime", 0);
+    r.env.cccl = string_or_empty(doc, "cccl");
+    r.env.assertions = string_or_empty(doc, "assertions");
     r.driver = string_or_empty(doc, "nvidia_driver");
     r.commit = string_or_empty(doc, "cascade_commit");
     for (json const& row : doc["rows"]) {
