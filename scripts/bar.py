@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the performance bar of the benchmarking issue against a cascade-bench results file.
 
-    python3 scripts/bar.py bench/results/bench-h200-2026-11-22c.json.xz   (NAME or NAME.xz)
+    python3 scripts/bar.py bench/results/bench-h200-2026-11-29.json.xz   (NAME or NAME.xz)
 
 The bar (float, int32 and double plus and float minimum; ratio = CUB's time / default_policy's,
 the median of the per-repeat ratios of one process):

@@ -7,6 +7,7 @@ scripts/perf_tables.py -->` and `<!-- /generated -->`).
 
     python3 scripts/perf_tables.py [source root]             # the summary, by size band
     python3 scripts/perf_tables.py RUN.json[.xz] --every     # every configuration and size, hot / cold / idle
+    python3 scripts/perf_tables.py RUN.json[.xz] --config C  # one configuration: times, ratios, GB/s, Thrust
 """
 import os
 import sys
@@ -15,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_io import load_result  # noqa: E402
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-RUN = 'bench/results/bench-h200-2026-11-22c.json.xz'
+RUN = 'bench/results/bench-h200-2026-11-29.json.xz'
 BANDS = [(10, 12), (14, 22), (24, 30)]
 CONFIGS = [('float-plus', 'float plus'), ('float-minimum', 'float minimum'), ('int32-plus', 'int32 plus'),
            ('int32-minimum', 'int32 minimum'), ('double-plus', 'double plus'), ('double-minimum', 'double minimum'),
@@ -33,6 +34,22 @@ if '--every' in sys.argv:
         at = {r['n']: r for r in rows if r['config'] == config}
         print('| %s | %s |' % (config, ' | '.join('%.2f / %.2f / %.2f' % (
             at[n]['cub_ratio_hot'], at[n]['cub_ratio_cold'], at[n]['cub_ratio_hot_idle']) for n in sizes)))
+    sys.exit(0)
+if '--config' in sys.argv:
+    # one configuration in full: CUB and default_policy hot and cold (us), their ratios, the bandwidth
+    # against the read ceiling (cold) and thrust::reduce / cascade::reduce (both returning to the host)
+    config = sys.argv[sys.argv.index('--config') + 1]
+    rows = [r for r in load_result(sys.argv[1])['rows'] if r['config'] == config]
+    at = {(r['group'], r['n']): r for r in rows if r['group'] in ('cub', 'default', 'ceiling', 'to_host')}
+    print('| n | CUB hot | default hot | ratio | ratio, hot idle | CUB cold | default cold | ratio | '
+          'default GB/s (cold) | read ceiling GB/s (cold) | thrust / cascade::reduce (hot / cold, wall) |')
+    print('|---|' + '---:|' * 10)
+    for n in sorted({n for _, n in at}):
+        c, d, e, h = at['cub', n], at['default', n], at['ceiling', n], at['to_host', n]
+        print('| 2^%d | %.2f | %.2f | %.2fx | %.2fx | %.2f | %.2f | %.2fx | %.0f | %.0f | %.2fx / %.2fx |' % (
+            n.bit_length() - 1, c['hot_us'], d['hot_us'], d['cub_ratio_hot'], d['cub_ratio_hot_idle'], c['cold_us'],
+            d['cold_us'], d['cub_ratio_cold'], d['cold_gbps'], e['cold_gbps'], h['thrust_ratio_hot'],
+            h['thrust_ratio_cold']))
     sys.exit(0)
 rows = [r for r in load_result(os.path.join(root, RUN))['rows'] if r.get('group') == 'default']
 print('| config | ' + ' | '.join('2^%d-2^%d' % band for band in BANDS) + ' |')

@@ -6,7 +6,8 @@ docs/examples/ and every region in them is shown somewhere; and that each block 
 `<!-- generated: scripts/NAME.py -->` and `<!-- /generated -->` is exactly what that script prints
 from the committed results (the README's headline figures); and that each table after
 `<!-- rows from: scripts/NAME.py FILE... -->` has only lines that script prints from those results
-files. Usage: doc_examples.py <source root>"""
+files; and that the code block after `<!-- output of: scripts/NAME.py ARGS -->` is exactly what that
+script prints given ARGS (a checker's report on a committed run). Usage: doc_examples.py <source root>"""
 import glob, os, re, subprocess, sys, textwrap
 
 def regions(source):
@@ -51,6 +52,16 @@ for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(roo
         ok = not missing
         print(('[ok]   ' if ok else '[FAIL] ') + '%s: a table of%s from %s%s' % (
             os.path.relpath(doc, root), args, script, '' if ok else ': rows not printed:\n  ' + '\n  '.join(missing[:5])))
+        passed, failed = passed + ok, failed + (not ok)
+# A code block after `<!-- output of: scripts/NAME.py ARGS -->`: exactly what that script prints.
+output_of = re.compile(r'<!-- output of: (scripts/[\w.]+\.py)((?: \S+)*) -->\n```[a-z]*\n(.*?)```', re.S)
+for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(root, 'docs', '*.md'))):
+    for script, args, block in output_of.findall(open(doc).read()):
+        out = subprocess.run([sys.executable, os.path.join(root, script)] + args.split(), capture_output=True,
+                             text=True, cwd=root)
+        ok = block == out.stdout
+        print(('[ok]   ' if ok else '[FAIL] ') + '%s shows what %s%s prints%s' % (
+            os.path.relpath(doc, root), script, args, '' if ok else ': differs (rerun it and paste)\n' + out.stdout))
         passed, failed = passed + ok, failed + (not ok)
 for path in sorted(glob.glob(os.path.join(root, 'docs', 'examples', '*'))):
     rel = os.path.relpath(path, root)
