@@ -7,6 +7,7 @@ is more than 3% slower than the fastest table there; then, per table entry (item
 table's geometric mean of time / the fastest table's, default_policy's beside.
 
     python3 scripts/table_compare.py rivals-h200-...-cccl3.5.0.json [--from-log2 10] [--sizes]
+    python3 scripts/table_compare.py --rows RUN.json... # one table row a run: sizes > 3% slower (worst)
 
 Ratios are the medians of per-round ratios that cascade-rivals records; differences under 3% are
 within the runs' noise at the small sizes (a few microseconds).
@@ -18,7 +19,47 @@ from collections import defaultdict
 from results_io import load_result
 
 
+def slower_counts(path, lo=10):
+    """For a run: the tables, and per table (sizes x hot/cold more than 3% slower than the fastest
+    table, sizes x hot/cold, the worst loss)."""
+    doc = load_result(path)
+    groups = defaultdict(dict)
+    for r in doc['rows']:
+        if r.get('kind') != 'timing' or r['family'] != 'reduce' or r['n'].bit_length() - 1 < lo:
+            continue
+        if r['mode'] == 'deterministic (one table)':
+            groups[(r['config'], r['n'])][r['name'].split('tuned_policy<')[1].rstrip('>)')] = r
+    tables = sorted({label for g in groups.values() for label in g})
+    counts = {t: [0, 0, 0.0] for t in tables}
+    for g in groups.values():
+        for m in ('hot', 'cold'):
+            best = min(r[m + '_us'] for r in g.values())
+            for t, r in g.items():
+                loss = r[m + '_us'] / best - 1
+                counts[t][1] += 1
+                counts[t][0] += loss > 0.03
+                counts[t][2] = max(counts[t][2], loss)
+    return doc, tables, counts
+
+
+def run_rows(paths):
+    """A markdown table: a row a run, a column a table, each cell the sizes x hot/cold where that table
+    is more than 3% slower than the fastest table, of all, and its worst loss."""
+    runs = [slower_counts(p) for p in paths]
+    tables = sorted({t for _, ts, _ in runs for t in ts}, key=lambda t: (t == 'sm90_previous', t != 'sm90_h200', t))
+    print('| run | ' + ' | '.join(tables) + ' |')
+    print('|---' * (1 + len(tables)) + '|')
+    for doc, _, counts in runs:
+        gpu = doc['gpu'].replace('NVIDIA ', '').split()[0]
+        cccl = {r.get('cccl') for r in doc['rows'] if r.get('cccl')}
+        label = '%s, %s, CUB %s' % (gpu, doc.get('cascade_commit'), '/'.join(sorted(cccl)))
+        print('| %s | %s |' % (label, ' | '.join('%d of %d (+%.0f%%)' % (counts[t][0], counts[t][1], 100 * counts[t][2])
+                                                 if t in counts else '' for t in tables)))
+
+
 def main(argv):
+    if '--rows' in argv:
+        return run_rows(argv[argv.index('--rows') + 1:])
     path = argv[1]
     lo = int(argv[argv.index('--from-log2') + 1]) if '--from-log2' in argv else 10
     sizes = '--sizes' in argv

@@ -7,7 +7,10 @@ docs/examples/ and every region in them is shown somewhere; and that each block 
 from the committed results (the README's headline figures); and that each table after
 `<!-- rows from: scripts/NAME.py FILE... -->` has only lines that script prints from those results
 files; and that the code block after `<!-- output of: scripts/NAME.py ARGS -->` is exactly what that
-script prints given ARGS (a checker's report on a committed run). Usage: doc_examples.py <source root>"""
+script prints given ARGS (a checker's report on a committed run); and that no table of measured
+figures (ratios like 1.23x, times like 3.58 or 3.9 / 4.5) goes unchecked: each has one of the markers
+above, or `<!-- figures from: FILE... -->` naming the committed test-run outputs it summarizes.
+Usage: doc_examples.py <source root>"""
 import glob, os, re, subprocess, sys, textwrap
 
 def regions(source):
@@ -63,6 +66,30 @@ for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(roo
         print(('[ok]   ' if ok else '[FAIL] ') + '%s shows what %s%s prints%s' % (
             os.path.relpath(doc, root), script, args, '' if ok else ': differs (rerun it and paste)\n' + out.stdout))
         passed, failed = passed + ok, failed + (not ok)
+# Every table of measured figures carries a marker: checked rows, a generated block, or the test runs
+# (committed files) whose outputs it summarizes.
+measured = re.compile(r'\d\.\d+x\b|(?<!Fig )\b\d+\.\d\d\b|\b\d+\.\d / \d+\.\d\b')
+figures_from = re.compile(r'<!-- figures from: ((?:\S+ ?)+) -->')
+for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(root, 'docs', '*.md'))):
+    lines = open(doc).read().split('\n')
+    i = 0
+    while i < len(lines):
+        if not lines[i].startswith('|'):
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and lines[j].startswith('|'):
+            j += 1
+        before = '\n'.join(lines[max(0, i - 2):i])
+        if any(measured.search(l) for l in lines[i:j]):
+            m = figures_from.search(lines[i - 1]) if i else None
+            missing = [f for f in m.group(1).split() if not os.path.exists(os.path.join(root, f))] if m else []
+            ok = ('<!-- rows from:' in lines[i - 1] or '<!-- generated:' in before or (m and not missing))
+            if not ok:
+                print('[FAIL] %s:%d: a table of measured figures without a marker saying where they come from%s' % (
+                    os.path.relpath(doc, root), i + 1, (' (no such file: %s)' % ', '.join(missing)) if missing else ''))
+            passed, failed = passed + bool(ok), failed + (not ok)
+        i = j
 for path in sorted(glob.glob(os.path.join(root, 'docs', 'examples', '*'))):
     rel = os.path.relpath(path, root)
     names = regions(open(path).read())
