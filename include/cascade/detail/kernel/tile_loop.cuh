@@ -235,26 +235,12 @@ __device__ __noinline__ T fold_partial_tile(T acc, bool fresh, It first, Offset 
       fold_in_order(acc, fresh && k0 == 0, batch, op);
     }
   } else {
-    // A batch's loads first, then its folds, as fold_batched: an op the compiler cannot predicate
-    // (inline PTX, as minimum's min.NaN) would otherwise branch around each load and its use, one
-    // L2 round trip after another (2^10 floats with <256, 8>: 0.45 us more than plus).
-    using I = item_t<T, Op, decltype(first[base])>;
-    constexpr int batch = scalar_batch<I, CoarseFactor>;
-#pragma unroll
-    for (int k0 = 0; k0 < CoarseFactor; k0 += batch) {
-      I items[batch];
-#pragma unroll
-      for (int j = 0; j < batch; ++j) {
-        Offset const i = base + threadIdx.x + Offset(k0 + j) * BlockSize;
-        if (k0 + j < CoarseFactor && i < n) items[j] = static_cast<I>(first[i]);
-      }
-#pragma unroll
-      for (int j = 0; j < batch; ++j) {
-        Offset const i = base + threadIdx.x + Offset(k0 + j) * BlockSize;
-        if (k0 + j < CoarseFactor && i < n) {
-          fold_one(acc, fresh, items[j], op);  // the caller guarantees item 0 exists
-          fresh = false;
-        }
+#pragma unroll(scalar_batch<T, CoarseFactor>)  // fully unrolled, all CoarseFactor predicated loads would be in flight
+    for (int k = 0; k < CoarseFactor; ++k) {
+      Offset const i = base + threadIdx.x + Offset(k) * BlockSize;
+      if (i < n) {
+        fold_one(acc, fresh, first[i], op);  // the caller guarantees k == 0 exists
+        fresh = false;
       }
     }
   }
