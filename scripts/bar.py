@@ -1,21 +1,21 @@
 #!/usr/bin/env python3
-"""Checks the performance bar of the benchmarking issue against a cascade-bench results file.
+"""Checks the performance targets of docs/performance.md against a cascade-bench results file.
 
     python3 scripts/bar.py bench/results/bench-h200-2026-11-29.json.xz   (NAME or NAME.xz)
 
-The bar (float, int32 and double plus and float minimum; ratio = CUB's time / default_policy's,
+The targets (float, int32 and double plus and float minimum; ratio = CUB's time / default_policy's,
 the median of the per-repeat ratios of one process):
   - ratio >= 1.00 at every size 2^10..2^30, hot and cold (>= 0.98 at 2^26 and above);
   - ratio >= 1.4 hot and >= 1.15 cold at 2^14..2^20;
 Hot is checked twice where the file has both: "hot" is GPU time (the call queued behind a spin
 kernel, launches excluded) and "hot_idle" is the call on an idle GPU, the host's launch included
 (the method of the project's first reference timings and of results files before 2026-11-22's second run). The two are
-reported apart, so that neither hides the other, and the whole bar is counted once with each.
+reported apart, so that neither hides the other, and all the targets are counted once with each.
   - float plus at 2^30 reaches >= 97% of the measured read bandwidth (the streaming-read ceiling);
   - cascade::reduce (to the host) at least 2x faster than thrust::reduce at 2^10..2^22.
 Prints every check that fails and a one-line verdict; exits 1 when any fails.
 
-Given cascade-rivals files instead (rows with a "family"), it checks their bar with
+Given cascade-rivals files instead (rows with a "family"), it checks their targets with
 scripts/rivals_bar.py: python3 scripts/bar.py rivals-h200-...-cccl3.5.0.json [more.json].
 """
 import sys
@@ -83,12 +83,12 @@ def main(path):
         print("FAIL", f)
     for mode, (held, total) in per_mode.items():
         print(f"  {mode}: {held} of {total} hold")
-    # The bar's hot read both ways: the whole bar with hot in GPU time, and with hot timed with the launch.
+    # The targets' hot read both ways: all of them with hot in GPU time, and with hot timed with the launch.
     for reading, hot in (("hot = GPU time", "hot"), ("hot = with the launch", "hot_idle")):
         if hot not in per_mode:
             continue
         parts = [per_mode[m] for m in (hot, "cold", "to host hot", "to host cold", "read ceiling") if m in per_mode]
-        print(f"  the bar with {reading}: {sum(h for h, _ in parts)} of {sum(t for _, t in parts)} hold")
+        print(f"  the targets with {reading}: {sum(h for h, _ in parts)} of {sum(t for _, t in parts)} hold")
     print(f"{checks - len(failures)} of {checks} checks hold, {len(failures)} fail")
     return 1 if failures else 0
 
@@ -99,7 +99,7 @@ def is_rivals_file(path):
 
 
 if __name__ == "__main__":
-    # cascade-rivals files (issue 18's bar: the newest CUB, the floor, every algorithm) go to
+    # cascade-rivals files (the targets against the newest CUB, the floor, every algorithm) go to
     # rivals_bar.py, which takes one or more of them.
     if len(sys.argv) >= 2 and is_rivals_file(sys.argv[1]):
         sys.path.insert(0, __import__("os").path.dirname(__file__))

@@ -25,21 +25,22 @@ for item in ('float', 'double', 'half'):
     ROWS.append(('minmax ' + item, [('minmax', item)]))
 
 
-def cell(values):
+def span(values):
     lo, hi = '%.3f' % min(values), '%.3f' % max(values)
-    text = lo if lo == hi else lo + '-' + hi
-    return '**%s**' % text if max(values) > 1.010 else text
+    return lo if lo == hi else lo + '-' + hi
+
+
+def cell(hot, cold):
+    """hot / cold, each in bold where it costs more than 1%; the pair in one bold when both do."""
+    h, c = span(hot), span(cold)
+    bold_h, bold_c = max(hot) > 1.010, max(cold) > 1.010
+    if bold_h and bold_c:
+        return '**%s / %s**' % (h, c)
+    return '%s / %s' % ('**%s**' % h if bold_h else h, '**%s**' % c if bold_c else c)
 
 
 print('| | ' + ' | '.join('2^%d' % s for s in sizes) + ' |')
 print('|---' * (1 + len(sizes)) + '|')
 for label, calls in ROWS:
-    cells = []
-    for s in sizes:
-        hot = [ratio[c + (s,)][0] for c in calls]
-        cold = [ratio[c + (s,)][1] for c in calls]
-        if max(hot) > 1.010 and max(cold) > 1.010:
-            cells.append('**%s / %s**' % (cell(hot).strip('*'), cell(cold).strip('*')))
-        else:
-            cells.append('%s / %s' % (cell(hot), cell(cold)))
-    print('| %s | %s |' % (label, ' | '.join(cells)))
+    print('| %s | %s |' % (label, ' | '.join(cell([ratio[c + (s,)][0] for c in calls], [ratio[c + (s,)][1] for c in calls])
+                                            for s in sizes)))

@@ -19,33 +19,46 @@ from collections import defaultdict
 from results_io import load_result
 
 
-def slower_counts(path, lo=10):
-    """For a run: the tables, and per table (sizes x hot/cold more than 3% slower than the fastest
-    table, sizes x hot/cold, the worst loss)."""
-    doc = load_result(path)
+def table_groups(doc, lo=10):
+    """(config, n) -> {label: row}: each table's tuned_policy row and default_policy's."""
     groups = defaultdict(dict)
     for r in doc['rows']:
         if r.get('kind') != 'timing' or r['family'] != 'reduce' or r['n'].bit_length() - 1 < lo:
             continue
         if r['mode'] == 'deterministic (one table)':
             groups[(r['config'], r['n'])][r['name'].split('tuned_policy<')[1].rstrip('>)')] = r
-    tables = sorted({label for g in groups.values() for label in g})
-    counts = {t: [0, 0, 0.0] for t in tables}
-    for g in groups.values():
+        elif r['mode'] == 'deterministic':
+            groups[(r['config'], r['n'])]['default_policy'] = r
+    return groups
+
+
+def slower_counts(groups, tables):
+    """Per table: [sizes x hot/cold more than 3% slower than the fastest table, sizes x hot/cold,
+    (worst loss, where)]."""
+    counts = {t: [0, 0, (0.0, '')] for t in tables}
+    for (config, n), g in sorted(groups.items()):
         for m in ('hot', 'cold'):
-            best = min(r[m + '_us'] for r in g.values())
-            for t, r in g.items():
-                loss = r[m + '_us'] / best - 1
+            best = min(g[t][m + '_us'] for t in tables if t in g)
+            for t in tables:
+                if t not in g:
+                    continue
+                loss = g[t][m + '_us'] / best - 1
                 counts[t][1] += 1
                 counts[t][0] += loss > 0.03
-                counts[t][2] = max(counts[t][2], loss)
-    return doc, tables, counts
+                if loss > counts[t][2][0]:
+                    counts[t][2] = (loss, f"{config} n={n} {m}")
+    return counts
 
 
 def run_rows(paths):
     """A markdown table: a row a run, a column a table, each cell the sizes x hot/cold where that table
     is more than 3% slower than the fastest table, of all, and its worst loss."""
-    runs = [slower_counts(p) for p in paths]
+    runs = []
+    for p in paths:
+        doc = load_result(p)
+        groups = table_groups(doc)
+        ts = sorted({label for g in groups.values() for label in g if label != 'default_policy'})
+        runs.append((doc, ts, slower_counts(groups, ts)))
     tables = sorted({t for _, ts, _ in runs for t in ts}, key=lambda t: (t == 'sm90_previous', t != 'sm90_h200', t))
     print('| run | ' + ' | '.join(tables) + ' |')
     print('|---' * (1 + len(tables)) + '|')
@@ -53,7 +66,7 @@ def run_rows(paths):
         gpu = doc['gpu'].replace('NVIDIA ', '').split()[0]
         cccl = {r.get('cccl') for r in doc['rows'] if r.get('cccl')}
         label = '%s, %s, CUB %s' % (gpu, doc.get('cascade_commit'), '/'.join(sorted(cccl)))
-        print('| %s | %s |' % (label, ' | '.join('%d of %d (+%.0f%%)' % (counts[t][0], counts[t][1], 100 * counts[t][2])
+        print('| %s | %s |' % (label, ' | '.join('%d of %d (+%.0f%%)' % (counts[t][0], counts[t][1], 100 * counts[t][2][0])
                                                  if t in counts else '' for t in tables)))
 
 
@@ -67,21 +80,9 @@ def main(argv):
     rows = [r for r in doc['rows'] if r.get('kind') == 'timing' and r['family'] == 'reduce']
     print(f"{doc['gpu']} ({doc.get('memory_gbs', '?')} GB/s, {doc.get('l2_mb')} MB L2), "
           f"commit {doc.get('cascade_commit')}, CCCL {rows[0]['cccl'] if rows else '?'}")
-    groups = defaultdict(dict)  # (config, n) -> {label: row}
-    for r in rows:
-        if r['n'].bit_length() - 1 < lo:
-            continue
-        if r['mode'] == 'deterministic (one table)':
-            label = r['name'].split('tuned_policy<')[1].rstrip('>)')
-        elif r['mode'] == 'deterministic':
-            label = 'default_policy'
-        else:
-            continue
-        groups[(r['config'], r['n'])][label] = r
+    groups = table_groups(doc, lo)
     tables = sorted({label for g in groups.values() for label in g if label != 'default_policy'})
     configs = sorted({c for c, _ in groups})
-    slow = defaultdict(lambda: [0, 0])  # table -> [sizes > 3% slower than the best table, sizes]
-    worst = defaultdict(lambda: (0.0, ''))
     for config in configs:
         ns = sorted(n for c, n in groups if c == config)
         print(f"\n{config}: CUB run_to_run / table, hot | cold (min, median over {len(ns)} sizes)")
@@ -101,18 +102,14 @@ def main(argv):
                     if t not in g:
                         continue
                     loss = g[t][m + '_us'] / best - 1
-                    slow[t][1] += 1
                     if loss > 0.03:
-                        slow[t][0] += 1
                         line.append(f"{t} {m} +{100 * loss:.0f}%")
-                    if loss > worst[t][0]:
-                        worst[t] = (loss, f"{config} n={n} {m}")
             if sizes or line:
                 times = ' '.join(f"{t}={g[t]['hot_us']:.2f}/{g[t]['cold_us']:.2f}" for t in tables if t in g)
                 print(f"    n={n:>11d}  {times}  us hot/cold" + ("   slower: " + ', '.join(line) if line else ''))
     print("\nmore than 3% slower than the fastest table (sizes x hot/cold):")
-    for t in tables:
-        print(f"  {t:15s} {slow[t][0]:3d} of {slow[t][1]}; worst +{100 * worst[t][0]:.1f}% ({worst[t][1]})")
+    for t, (slow, of, (worst, where)) in slower_counts(groups, tables).items():
+        print(f"  {t:15s} {slow:3d} of {of}; worst +{100 * worst:.1f}% ({where})")
     # Per table entry (item size, op kind; int32 shares float's entries, int64 double's): the geometric
     # mean over sizes and hot/cold of time / the fastest table's time, and the largest such ratio.
     bytes_of = {'int8': 1, 'half': 2, 'float': 4, 'int32': 4, 'double': 8, 'int64': 8}
