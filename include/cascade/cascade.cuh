@@ -8,7 +8,12 @@
 //   int total = cascade::reduce(policy{}, d_values, d_values + n, 0);
 #pragma once
 
+#include "algorithm/count.cuh"
+#include "algorithm/element.cuh"
+#include "algorithm/inner_product.cuh"
+#include "algorithm/predicates.cuh"
 #include "arg_reduce.cuh"
+#include "device_values.cuh"
 #include "policy/default_policy.cuh"
 #include "error.cuh"
 #include "finish/all.cuh"

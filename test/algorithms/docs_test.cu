@@ -10,6 +10,10 @@
 #include "docs/examples/api.cu"
 #undef main
 
+#define main algorithms_examples_main
+#include "docs/examples/algorithms.cu"
+#undef main
+
 #define main memory_examples_main
 #include "docs/examples/memory.cu"
 #undef main
@@ -17,5 +21,6 @@
 TEST_SUITE("gpu") {
 TEST_CASE("README minimal example") { CHECK(readme_minimal_main() == 0); }
 TEST_CASE("docs/api.md examples") { CHECK(api_examples_main() == 0); }
+TEST_CASE("docs/algorithms.md examples") { CHECK(algorithms_examples_main() == 0); }
 TEST_CASE("docs/memory.md examples") { CHECK(memory_examples_main() == 0); }
 }

@@ -30,6 +30,7 @@
 #include "runtime/device.cuh"
 #include "runtime/launch_context.cuh"
 #include "kernel/arguments.cuh"
+#include "kernel/device_held.cuh"
 #include "kernel/kernels.cuh"
 #include "runtime/memory_check.cuh"
 #include "meta/op_call.cuh"
@@ -83,18 +84,13 @@ void run_finish(launch_context const& call, It first, Offset n, OutIt d_out, T i
   }
 }
 
-template <class Policy, bool Wide = true, class It, class OutIt, class T, class Op>
-void dispatch_policy(launch_context const& call, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
+// dispatch_policy's call whose count and init are the host's: the empty range, one tile, or the finish.
+template <class Policy, bool Wide, class It, class OutIt, class T, class Op>
+void dispatch_host_held(launch_context const& call, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
   using resolved = resolved_policy_t<Policy, Op>;
   using tree = typename resolved::tree_type;
   using finish = typename resolved::finish_type;
-  static_assert(tree_order_ok<tree, Op> && finish_order_ok<finish, Op> && pairing_ok<tree, finish>);
   cudaStream_t const stream = call.stream();
-  if (call.launches()) {
-    // before any launch: a kernel that faults on a host pointer would end the CUDA context
-    check_device_accessible(d_out, "the output (d_out)");
-    if (n > 0) check_device_accessible(first, "the input");
-  }
   if (n == 0) {
     if (call.launches()) launch_write_value(d_out, init, stream);
     return;
@@ -110,6 +106,24 @@ void dispatch_policy(launch_context const& call, It first, cuda::std::int64_t n,
   with_offset<Policy, Wide>(n, [&](auto offset_n) {
     run_finish<finish, resolved>(call, first, offset_n, d_out, init, op);
   });
+}
+
+template <class Policy, bool Wide = true, class It, class OutIt, class T, class Op>
+void dispatch_policy(launch_context const& call, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
+  using resolved = resolved_policy_t<Policy, Op>;
+  using tree = typename resolved::tree_type;
+  using finish = typename resolved::finish_type;
+  static_assert(tree_order_ok<tree, Op> && finish_order_ok<finish, Op> && pairing_ok<tree, finish>);
+  if (call.launches()) {
+    // before any launch: a kernel that faults on a host pointer would end the CUDA context
+    check_device_accessible(d_out, "the output (d_out)");
+    if (n > 0) check_device_accessible(first, "the input");
+  }
+  if constexpr (is_held_output_v<OutIt>) {  // the device holds the count (n is its bound) or init
+    with_offset<Policy, Wide>(n, [&](auto offset_n) { run_held<resolved>(call, first, offset_n, d_out, init, op); });
+  } else {
+    dispatch_host_held<Policy, Wide>(call, first, n, d_out, init, op);
+  }
 }
 
 // Sizes at which calls of lo..hi items under Policy take every path dispatch_policy and the finishes

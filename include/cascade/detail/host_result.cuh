@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "../error.cuh"
 #include "runtime/capture.cuh"
@@ -99,26 +100,35 @@ class host_slot {
   void* block_;
 };
 
-// reduce over [first, first + n) (n >= 0 checked by the caller): the form the other algorithms
-// (argmin, transform_reduce, ...) call with iterators of their own that only need operator[].
-template <class Policy, class It, class T, class Op>
-T reduce_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op) {
-  if (n == 0) return init;
-  cudaStream_t const stream = policy.stream();
+// Runs dispatch(call, out), `out` an iterator into a page-locked slot for one R, and returns what the
+// device wrote there: the host side of every algorithm that returns its result. `who` names the call
+// in the message for a stream being captured.
+template <class R, class Dispatch>
+R run_to_host(cudaStream_t stream, char const* who, Dispatch const& dispatch) {
   launch_context const call(stream, current_device());  // a clear cuda_error when there is no device, first
   if (is_capturing(stream))  // before anything is enqueued: the capture stays valid
-    throw std::logic_error(
-        "cascade::reduce returns its result to the host, which a stream being captured into a graph cannot do; "
-        "capture cascade::reduce_into (the result to device memory) instead");
-  host_slot<T> slot;
+    throw std::logic_error(std::string(who) +
+                           " returns its result to the host, which a stream being captured into a graph cannot "
+                           "do; capture its _into form (the result to device memory) instead");
+  host_slot<R> slot;
   try {
-    dispatch_reduce_into(call, policy, first, n, slot.out(), init, op);
+    dispatch(call, slot.out());
     wait_for_result(slot.ready(), stream);
   } catch (...) {
     (void)cudaStreamSynchronize(stream);  // enqueued work may still write the block
     throw;
   }
   return slot.value();  // the flag was the kernel's last write to the block
+}
+
+// reduce over [first, first + n) (n >= 0 checked by the caller): the form the other algorithms
+// (argmin, transform_reduce, ...) call with iterators of their own that only need operator[].
+template <class Policy, class It, class T, class Op>
+T reduce_n(Policy const& policy, It first, cuda::std::int64_t n, T init, Op op, char const* who = "cascade::reduce") {
+  if (n == 0) return init;
+  return run_to_host<T>(policy.stream(), who, [&](launch_context const& call, auto out) {
+    dispatch_reduce_into(call, policy, first, n, out, init, op);
+  });
 }
 
 }  // namespace cascade::detail

@@ -1,6 +1,11 @@
-// The algorithms on reduce with a policy of their own: argmin and transform_reduce pull in what reduce
-// does and nothing more. lean.py checks (nvcc -M) as for one_policy.cu.
+// The algorithms on reduce with a policy of their own: argmin, transform_reduce, the counts, positions,
+// predicates and device-held sizes pull in what reduce does and nothing more. lean.py checks (nvcc -M) as for one_policy.cu.
+#include <cascade/algorithm/count.cuh>
+#include <cascade/algorithm/element.cuh>
+#include <cascade/algorithm/inner_product.cuh>
+#include <cascade/algorithm/predicates.cuh>
 #include <cascade/arg_reduce.cuh>
+#include <cascade/device_values.cuh>
 #include <cascade/finish/last_block.cuh>
 #include <cascade/policy/policy.cuh>
 #include <cascade/transform_reduce.cuh>

@@ -1,0 +1,103 @@
+// cascade/algorithm/element.cuh: iterators to the smallest and largest items, as Thrust returns them.
+//
+//   float const* lo = cascade::min_element(policy{}, d, d + n);             // d + n when empty
+//   auto [lo2, hi] = cascade::minmax_element(policy{}, d, d + n);          // one pass
+//   cascade::min_element_into(policy{}.on(s), d, d + n, d_pos);            // the offset, to device memory
+//
+// argmin, argmax and minmax (arg_reduce.cuh) with their rules: the first occurrence on ties (also
+// for max_element, where std's minmax_element returns the last largest), a NaN before every number,
+// -0 before +0 for the minimum and +0 before -0 for the maximum. Where a type's operator< orders it
+// alike, the result is std's (std::max_element also keeps the first largest). An empty range gives
+// last, as std and Thrust do. The _into forms write the position as an offset from first (0..n, n
+// when empty) to an output iterator of an integer type, so that a graph can consume it.
+#pragma once
+
+#include <cuda/std/cstdint>
+
+#include <utility>
+
+#include "../arg_reduce.cuh"
+#include "../detail/kernel/output_views.cuh"
+#include "../ops/indexed.cuh"
+#include "../policy/policy.cuh"
+
+namespace cascade::detail {
+
+template <class ArgOp, class Policy, class It>
+auto element_result(Policy const& policy, It first, cuda::std::int64_t n, char const* who) {
+  using call = arg_call<ArgOp, input_value_t<It>>;
+  if constexpr (call::identities_ok())
+    return reduce_n(policy, call::input(first), n, call::init(), ArgOp{}, who);
+  else
+    return typename call::result{};
+}
+
+template <class ArgOp, class Policy, class It, class OutIt>
+void element_into(Policy const& policy, It first, It last, OutIt d_out, char const* who) {
+  using call = arg_call<ArgOp, input_value_t<It>>;
+  auto const n = checked_size(first, last, who);
+  if constexpr (call::identities_ok())
+    dispatch_reduce_into(policy, call::input(first), n, d_out, call::init(), ArgOp{});
+}
+
+}  // namespace cascade::detail
+
+namespace cascade {
+
+template <class Policy, class It>
+  requires is_policy_v<Policy>
+It min_element(Policy const& policy, It first, It last) {
+  auto const n = detail::checked_size(first, last, "cascade::min_element");
+  if (n == 0) return last;
+  return first + detail::element_result<arg_min>(policy, first, n, "cascade::min_element").index;
+}
+
+template <class Policy, class It>
+  requires is_policy_v<Policy>
+It max_element(Policy const& policy, It first, It last) {
+  auto const n = detail::checked_size(first, last, "cascade::max_element");
+  if (n == 0) return last;
+  return first + detail::element_result<arg_max>(policy, first, n, "cascade::max_element").index;
+}
+
+// {min_element, max_element}, read in one pass.
+template <class Policy, class It>
+  requires is_policy_v<Policy>
+std::pair<It, It> minmax_element(Policy const& policy, It first, It last) {
+  auto const n = detail::checked_size(first, last, "cascade::minmax_element");
+  if (n == 0) return {last, last};
+  auto const r = detail::element_result<arg_min_max>(policy, first, n, "cascade::minmax_element");
+  return {first + r.min.index, first + r.max.index};
+}
+
+// The positions written to device memory (offsets from first), ordered on the policy's stream; the
+// host does not wait.
+template <class Policy, class It, class OutIt>
+  requires is_policy_v<Policy>
+void min_element_into(Policy const& policy, It first, It last, OutIt d_position) {
+  detail::check_device_accessible(d_position, "the output (d_position)");
+  detail::element_into<arg_min>(policy, first, last,
+                                detail::transform_output<OutIt, detail::position_of>{d_position, {}},
+                                "cascade::min_element_into");
+}
+
+template <class Policy, class It, class OutIt>
+  requires is_policy_v<Policy>
+void max_element_into(Policy const& policy, It first, It last, OutIt d_position) {
+  detail::check_device_accessible(d_position, "the output (d_position)");
+  detail::element_into<arg_max>(policy, first, last,
+                                detail::transform_output<OutIt, detail::position_of>{d_position, {}},
+                                "cascade::max_element_into");
+}
+
+template <class Policy, class It, class MinIt, class MaxIt>
+  requires is_policy_v<Policy>
+void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_position, MaxIt d_max_position) {
+  detail::check_device_accessible(d_min_position, "the output (d_min_position)");
+  detail::check_device_accessible(d_max_position, "the output (d_max_position)");
+  detail::element_into<arg_min_max>(policy, first, last,
+                                    detail::both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position},
+                                    "cascade::minmax_element_into");
+}
+
+}  // namespace cascade
