@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""docs/algorithms.md's tables from a cascade-family run (bench/family.cu): per algorithm, item type
+and size, the hot GPU time of cascade's _into call, of cascade's reduce_into over the same bytes and of
+CUB's nearest call, with the ratios (time / cascade's: above 1 is cascade faster), and the host-returning
+forms against Thrust's (launch included, host clock); any_of by the position of the first hit; the
+device-held count against a graph captured per size (doc_examples.py checks the page's rows against
+what this prints).
+
+    python3 scripts/family_tables.py RUN.json[.xz]              # the algorithms' table
+    python3 scripts/family_tables.py RUN.json[.xz] --any-of     # any_of by the first hit
+    python3 scripts/family_tables.py RUN.json[.xz] --held       # device_count against per-size graphs
+"""
+import sys
+
+from results_io import load_result
+
+rows = [r for r in load_result(sys.argv[1])['rows'] if r.get('kind') == 'timing']
+
+
+def pow2(n):
+    return '2^%d' % (n.bit_length() - 1) if n and n & (n - 1) == 0 else str(n)
+
+
+def find(family, config, item, n, prefix):
+    for r in rows:
+        if (r['family'], r['config'], r['item'], r['n']) == (family, config, item, n) and r['name'].startswith(prefix):
+            return r
+    return None
+
+
+def key_rows(family):
+    seen = []
+    for r in rows:
+        k = (r['config'], r['item'], r['n'])
+        if r['family'] == family and k not in seen:
+            seen.append(k)
+    return seen
+
+
+if '--held' in sys.argv:
+    print('| n | held graph hot us | per-size graph hot us | difference | held graph incl. us | per-size graph incl. us |')
+    print('|---|---|---|---|---|---|')
+    for config, item, n in key_rows('device_count'):
+        h = find('device_count', config, item, n, 'graph: reduce_into(device_count')
+        p = find('device_count', config, item, n, 'graph: reduce_into(d, d + n)')
+        print('| %s | %.2f | %.2f | %+.2f | %.2f | %.2f |' % (pow2(n), h['hot_us'], p['hot_us'], h['hot_us'] - p['hot_us'],
+                                                        h['hot_idle_us'], p['hot_idle_us']))
+elif '--any-of' in sys.argv:
+    print('| first hit | n | any_of_into hot us | full reduce hot us | any_of / reduce | cascade::any_of incl. us | '
+          'thrust::any_of incl. us | Thrust / cascade |')
+    print('|---|---|---|---|---|---|---|---|')
+    for config, item, n in key_rows('any_of'):
+        a = find('any_of', config, item, n, 'cascade::any_of_into')
+        f = find('any_of', config, item, n, 'cascade::reduce_into')
+        h = find('any_of', config, item, n, 'cascade::any_of')
+        t = find('any_of', config, item, n, 'thrust::any_of')
+        print('| %s | %s | %.1f | %.1f | %.3f | %.1f | %.1f | %.2f |' % (
+            config, pow2(n), a['hot_us'], f['hot_us'], a['hot_us'] / f['hot_us'], h['hot_idle_us'], t['hot_idle_us'],
+            t['hot_idle_us'] / h['hot_idle_us']))
+else:
+    print('| call | items | n | cascade hot us | reduce, same bytes | reduce / cascade | CUB hot us | CUB / cascade | '
+          'Thrust / cascade (to host) |')
+    print('|---|---|---|---|---|---|---|---|---|')
+    for family in ['count', 'count_if', 'inner_product', 'min_element', 'max_element', 'minmax_element']:
+        for config, item, n in key_rows(family):
+            c = find(family, config, item, n, 'cascade::' + family + '_into')
+            r = find(family, config, item, n, 'cascade::reduce_into')
+            u = find(family, config, item, n, 'cub::')
+            h = next(x for x in rows if (x['family'], x['config'], x['item'], x['n'], x['name']) ==
+                     (family, config, item, n, 'cascade::' + family))
+            t = find(family, config, item, n, 'thrust::')
+            print('| %s %s | %s | %s | %.2f | %.2f | %.3f | %.2f | %.3f | %.2f |' % (
+                family, config, item, pow2(n), c['hot_us'], r['hot_us'], r['hot_us'] / c['hot_us'], u['hot_us'],
+                u['hot_us'] / c['hot_us'], t['hot_idle_us'] / h['hot_idle_us']))
