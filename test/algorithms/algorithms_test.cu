@@ -64,25 +64,6 @@ cascade::indexed<T> host_argmax(std::vector<T> const& xs) {
   return best;
 }
 
-// CUB's own arg reductions, for the reference: first occurrence of the minimum / maximum.
-template <class T>
-cascade::indexed<T> cub_argmin(T const* d, long long n, bool max) {
-  thrust::device_vector<T> value(1);
-  thrust::device_vector<std::int64_t> index(1);
-  std::size_t bytes = 0;
-  auto run = [&](void* temp) {
-    if (max)
-      return cub::DeviceReduce::ArgMax(temp, bytes, d, thrust::raw_pointer_cast(value.data()),
-                                       thrust::raw_pointer_cast(index.data()), n);
-    return cub::DeviceReduce::ArgMin(temp, bytes, d, thrust::raw_pointer_cast(value.data()),
-                                     thrust::raw_pointer_cast(index.data()), n);
-  };
-  CASCADE_CUDA_CHECK(run(nullptr));
-  thrust::device_vector<unsigned char> temp(bytes + 1);
-  CASCADE_CUDA_CHECK(run(thrust::raw_pointer_cast(temp.data())));
-  return {index[0], value[0]};
-}
-
 struct square {
   __host__ __device__ double operator()(float x) const { return static_cast<double>(x) * x; }
 };

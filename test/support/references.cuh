@@ -10,6 +10,7 @@
 #include <thrust/reduce.h>
 
 #include <cascade/error.cuh>
+#include <cascade/ops/indexed.cuh>
 #include <cascade/reduce.cuh>
 
 #include <cmath>
@@ -59,6 +60,25 @@ template <class T>
 long double sum_error_bound(long double sum_abs, int depth) {
   long double const u = static_cast<long double>(std::numeric_limits<T>::epsilon()) / 2;
   return depth * u / (1 - depth * u) * sum_abs;
+}
+
+// CUB's own arg reductions, for the reference: first occurrence of the minimum (max: maximum).
+template <class T>
+cascade::indexed<T> cub_argmin(T const* d, long long n, bool max) {
+  thrust::device_vector<T> value(1);
+  thrust::device_vector<std::int64_t> index(1);
+  std::size_t bytes = 0;
+  auto run = [&](void* temp) {
+    if (max)
+      return cub::DeviceReduce::ArgMax(temp, bytes, d, thrust::raw_pointer_cast(value.data()),
+                                       thrust::raw_pointer_cast(index.data()), n);
+    return cub::DeviceReduce::ArgMin(temp, bytes, d, thrust::raw_pointer_cast(value.data()),
+                                     thrust::raw_pointer_cast(index.data()), n);
+  };
+  CASCADE_CUDA_CHECK(run(nullptr));
+  thrust::device_vector<unsigned char> temp(bytes + 1);
+  CASCADE_CUDA_CHECK(run(thrust::raw_pointer_cast(temp.data())));
+  return {index[0], value[0]};
 }
 
 // The exact-answer check the sweeps share: `xs` on the device, the host fold as the expected value,

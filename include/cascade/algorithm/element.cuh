@@ -40,6 +40,20 @@ void element_into(Policy const& policy, It first, It last, OutIt d_out, char con
     dispatch_reduce_into(policy, call::input(first), n, d_out, call::init(), ArgOp{});
 }
 
+// min_element's or max_element's iterator (last when empty), and its _into form's offset.
+template <class ArgOp, class Policy, class It>
+It element_position(Policy const& policy, It first, It last, char const* who) {
+  auto const n = checked_size(first, last, who);
+  if (n == 0) return last;
+  return first + element_result<ArgOp>(policy, first, n, who).index;
+}
+
+template <class ArgOp, class Policy, class It, class OutIt>
+void element_position_into(Policy const& policy, It first, It last, OutIt d_position, char const* who) {
+  check_device_accessible(d_position, "the output (d_position)");
+  element_into<ArgOp>(policy, first, last, transform_output<OutIt, position_of>{d_position, {}}, who);
+}
+
 }  // namespace cascade::detail
 
 namespace cascade {
@@ -47,17 +61,13 @@ namespace cascade {
 template <class Policy, class It>
   requires is_policy_v<Policy>
 It min_element(Policy const& policy, It first, It last) {
-  auto const n = detail::checked_size(first, last, "cascade::min_element");
-  if (n == 0) return last;
-  return first + detail::element_result<arg_min>(policy, first, n, "cascade::min_element").index;
+  return detail::element_position<arg_min>(policy, first, last, "cascade::min_element");
 }
 
 template <class Policy, class It>
   requires is_policy_v<Policy>
 It max_element(Policy const& policy, It first, It last) {
-  auto const n = detail::checked_size(first, last, "cascade::max_element");
-  if (n == 0) return last;
-  return first + detail::element_result<arg_max>(policy, first, n, "cascade::max_element").index;
+  return detail::element_position<arg_max>(policy, first, last, "cascade::max_element");
 }
 
 // {min_element, max_element}, read in one pass.
@@ -75,19 +85,13 @@ std::pair<It, It> minmax_element(Policy const& policy, It first, It last) {
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void min_element_into(Policy const& policy, It first, It last, OutIt d_position) {
-  detail::check_device_accessible(d_position, "the output (d_position)");
-  detail::element_into<arg_min>(policy, first, last,
-                                detail::transform_output<OutIt, detail::position_of>{d_position, {}},
-                                "cascade::min_element_into");
+  detail::element_position_into<arg_min>(policy, first, last, d_position, "cascade::min_element_into");
 }
 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void max_element_into(Policy const& policy, It first, It last, OutIt d_position) {
-  detail::check_device_accessible(d_position, "the output (d_position)");
-  detail::element_into<arg_max>(policy, first, last,
-                                detail::transform_output<OutIt, detail::position_of>{d_position, {}},
-                                "cascade::max_element_into");
+  detail::element_position_into<arg_max>(policy, first, last, d_position, "cascade::max_element_into");
 }
 
 template <class Policy, class It, class MinIt, class MaxIt>

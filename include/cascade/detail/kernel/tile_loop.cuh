@@ -205,8 +205,14 @@ __device__ __noinline__ T fold_full_tile_scalar(T acc, bool fresh, It first, Off
   return acc;
 }
 
-template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
-__device__ void fold_full_tile(T& acc, bool fresh, It first, Offset base, Op op, bool aligned) {
+// loaded() runs once the tile's loads are issued (on the vector path) or before the fold: what it
+// reads is then in flight beside them (any_of's flag, below).
+struct nothing_between {
+  __device__ void operator()() const {}
+};
+
+template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op, class Loaded = nothing_between>
+__device__ void fold_full_tile(T& acc, bool fresh, It first, Offset base, Op op, bool aligned, Loaded loaded = {}) {
   if constexpr (vectorizable<It, CoarseFactor>) {
     if (aligned) {
       // Every load of the tile first, so that all are in flight before the first use.
@@ -214,11 +220,14 @@ __device__ void fold_full_tile(T& acc, bool fresh, It first, Offset base, Op op,
       typename vector_input<It>::raw_type raws[count];
       Offset const mine = base + Offset(threadIdx.x) * width;  // then constant steps: no address math per load
       load_batch<count>(raws, first, mine, Offset(BlockSize) * width);
+      loaded();
       fold_vectors(acc, fresh, first, raws, mine, Offset(BlockSize) * width, op);
       return;
     }
+    loaded();
     acc = fold_full_tile_scalar<BlockSize, CoarseFactor>(acc, fresh, first, base, op);
   } else {
+    loaded();
     Offset const mine = base + Offset(threadIdx.x);
     fold_batched<CoarseFactor>(acc, fresh, first, [mine](int k) { return mine + Offset(k) * BlockSize; }, op);
   }
@@ -285,25 +294,11 @@ __device__ T fold_striped(It first, Offset n, Op op, int& num_valid, unsigned bl
     // latency hides behind theirs (read before them, and tested there, it cost 11% of the read).
     unsigned raised = first.raised();
     for (; base < n && raised == 0; base += stride) {
+      auto const read_flag = [&] { raised = first.raised(); };
       if (n - base >= tile) {
-        if constexpr (vectorizable<It, CoarseFactor>) {
-          if (aligned) {
-            constexpr int width = vector_input<It>::width, count = CoarseFactor / width;
-            typename vector_input<It>::raw_type raws[count];
-            Offset const mine = base + Offset(threadIdx.x) * width;
-            load_batch<count>(raws, first, mine, Offset(BlockSize) * width);
-            raised = first.raised();
-            fold_vectors(acc, fresh, first, raws, mine, Offset(BlockSize) * width, op);
-          } else {
-            raised = first.raised();
-            acc = fold_full_tile_scalar<BlockSize, CoarseFactor>(acc, fresh, first, base, op);
-          }
-        } else {
-          raised = first.raised();
-          fold_full_tile<BlockSize, CoarseFactor>(acc, fresh, first, base, op, aligned);
-        }
+        fold_full_tile<BlockSize, CoarseFactor>(acc, fresh, first, base, op, aligned, read_flag);
       } else {
-        raised = first.raised();
+        read_flag();
         acc = fold_partial_tile<BlockSize, CoarseFactor>(acc, fresh, first, base, n, op);
       }
       fresh = false;
