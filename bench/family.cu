@@ -15,7 +15,8 @@
 // where it is warned of, its rows marked, and the status is 1 at the end.
 //
 //   cascade-family [--out FILE] [--commit SHA] [--driver VERSION] [--max-log2 30] [--quick]
-//                  [--cases count,element,inner_product,any_of,device_count]
+//                  [--cases count,element,inner_product,any_of,device_count,by_key]
+#include <cascade/algorithm/reduce_by_key.cuh>
 #include <cascade/cascade.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
@@ -26,6 +27,7 @@
 #include <thrust/inner_product.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/logical.h>
+#include <thrust/reduce.h>
 
 #include <algorithm>
 #include <cmath>
@@ -344,6 +346,54 @@ void inner_product_case(family_bench& b, float const* f) {
   }
 }
 
+// reduce_by_key of float values under int32 keys in runs of mean length 1, 8, 64, 1024 (geometric) and
+// power-law lengths (2^U(0,17)), 2^20..2^28 pairs: against CUB's ReduceByKey and Thrust's. Bytes: the
+// pairs read; the outputs written (8 bytes a run) are in the row's result beside the run count.
+void by_key_case(family_bench& b, float const* values) {
+  long long const max_n = std::min(1ll << std::min(b.s.max_log2, 28), 1ll << 28);
+  std::int32_t *keys = nullptr, *keys_out = nullptr;
+  float* sums = nullptr;
+  CASCADE_CUDA_CHECK(cudaMalloc(&keys, max_n * sizeof(std::int32_t)));
+  CASCADE_CUDA_CHECK(cudaMalloc(&keys_out, max_n * sizeof(std::int32_t)));
+  CASCADE_CUDA_CHECK(cudaMalloc(&sums, max_n * sizeof(float)));
+  std::mt19937_64 rng(0xB7'0001ull);
+  for (int mean : {1, 8, 64, 1024, 0}) {
+    std::vector<std::int32_t> host(max_n);
+    std::int32_t key = 0;
+    for (long long i = 0; i < max_n;) {
+      long long len = 1;
+      if (mean > 1) len = 1 + std::geometric_distribution<long long>(1.0 / mean)(rng);
+      if (mean == 0) len = std::max(1ll, static_cast<long long>(std::pow(2.0, std::uniform_real_distribution<double>(0, 17)(rng))));
+      for (long long j = 0; j < len && i < max_n; ++j) host[i++] = key;
+      ++key;
+    }
+    CASCADE_CUDA_CHECK(cudaMemcpy(keys, host.data(), max_n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+    std::string const config = mean ? "mean=" + std::to_string(mean) : std::string("power-law");
+    for (long long n : b.sizes()) {
+      if (n < (1ll << 20) || n > max_n) continue;
+      measurement m{"reduce_by_key", config, "i32/f32", n, 8.0 * double(n)};
+      auto* const count = b.slot<long long>(0);
+      auto* const cub_count = b.slot<long long>(1);
+      m.device.push_back({"cascade::reduce_by_key_into", "cascade", [=] {
+        cascade::reduce_by_key_into(policy, keys, keys + n, values, keys_out, sums, count);
+      }, reader(count)});
+      m.device.push_back(b.cub("cub::DeviceReduce::ReduceByKey", [=](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::ReduceByKey(temp, bytes, keys, keys_out, values, sums, cub_count,
+                                              cuda::std::plus<float>{}, n);
+      }, reader(cub_count)));
+      m.host = host_pair("reduce_by_key", [=] {
+        auto const e = cascade::reduce_by_key(policy, keys, keys + n, values, keys_out, sums);
+        return one(double(e.first - keys_out));
+      }, [=] {
+        auto const e = thrust::reduce_by_key(thrust::device, keys, keys + n, values, keys_out, sums);
+        return one(double(e.first - keys_out));
+      });
+      b.measure(m);
+    }
+  }
+  cudaFree(keys), cudaFree(keys_out), cudaFree(sums);
+}
+
 // The first NaN at 1% and at 50% of the input (the item restored after), and none.
 void any_of_case(family_bench& b, float* f) {
   // A smoke run (max_log2 < 28) measures 2^max_log2 items, still past early_exit_min_items.
@@ -451,11 +501,11 @@ settings parse(int argc, char** argv) {
                           "count, count_if, *_element, inner_product, any_of and the device-held count against CUB,\n"
                           "Thrust and cascade's reduce of the same bytes (GPU time hot, launch included and cold).");
   cascade_bench::add_options(line, s.io);
-  line.list("--cases", &s.cases, "count, element, inner_product, any_of, device_count (default: all)")
+  line.list("--cases", &s.cases, "count, element, inner_product, any_of, device_count, by_key (default: all)")
       .option("--max-log2", &s.max_log2, "largest size, log2, 16..30 (default 30; device_count stops at 28)")
       .flag("--quick", &quick, "a smoke run: sizes up to 2^20, at most 11 runs a median");
   if (auto const status = line.parse(argc, argv)) std::exit(*status);
-  std::vector<std::string> const known = {"count", "element", "inner_product", "any_of", "device_count"};
+  std::vector<std::string> const known = {"count", "element", "inner_product", "any_of", "device_count", "by_key"};
   for (auto const& c : s.cases)
     if (std::find(known.begin(), known.end(), c) == known.end())
       std::fprintf(stderr, "cascade-family: unknown case %s (see --help)\n", c.c_str()), std::exit(2);
@@ -500,6 +550,7 @@ int main(int argc, char** argv) {
     }
     if (s.wants("inner_product")) inner_product_case(b, cf);
     if (s.wants("any_of")) any_of_case(b, floats);
+    if (s.wants("by_key")) by_key_case(b, cf);
     if (s.wants("device_count")) status = device_count_case(b, cf) == 0 ? 0 : 1;
 
     std::printf("\n%s (%d SMs, %.0f MB L2), CUDA runtime %d, driver %s, CCCL %s, %s\n", env.gpu.c_str(), env.sm_count,

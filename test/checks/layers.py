@@ -26,7 +26,8 @@ root = os.path.join(sys.argv[1], 'cascade')
 entry_points = {'reduce.cuh', 'policy/default_policy.cuh', 'policy/tuned_policy.cuh', 'arg_reduce.cuh', 'transform_reduce.cuh',
                 'memory/prepare.cuh', 'cross_check.cuh', 'policy/presets.cuh', 'cascade.cuh', 'segmented_reduce.cuh',
                 'segmented_arg_reduce.cuh', 'segmented_transform_reduce.cuh', 'device_values.cuh', 'algorithm/count.cuh',
-                'algorithm/element.cuh', 'algorithm/inner_product.cuh', 'algorithm/predicates.cuh'}
+                'algorithm/element.cuh', 'algorithm/inner_product.cuh', 'algorithm/predicates.cuh',
+                'algorithm/reduce_by_key.cuh'}
 
 
 vocabulary = {'error.cuh', 'ops.cuh', 'ops/identity.cuh', 'ops/indexed.cuh', 'ops/non_commutative.cuh', 'ops/monoid.cuh'}

@@ -1,0 +1,133 @@
+// cascade/algorithm/reduce_by_key.cuh: each run of equal consecutive keys reduced to one value.
+//
+//   auto [keys_end, sums_end] = cascade::reduce_by_key(policy{}, k, k + n, v, unique_keys, sums);
+//   cascade::reduce_by_key_into(policy{}.on(s), k, k + n, v, unique_keys, sums, d_num_runs);  // no host wait
+//
+// As thrust::reduce_by_key and cub::DeviceReduce::ReduceByKey: for each maximal run of consecutive
+// keys with eq(previous, key) (equal_to: ==), the run's first key goes to unique_keys[r] and the left
+// fold of its values under op (plus) to values_out[r], r counting runs from 0; the number of runs
+// goes to *d_num_runs (the _into form) or is where the returned iterators end. The values accumulate
+// in their input's value type; op may be non-commutative (the fold within a run is exactly the left
+// fold). One kernel, a single pass with decoupled look-back (detail/kernel/run_scan.cuh), after a
+// memset of one flag per tile; the policy gives the block size and the pairs a thread reads (its tree
+// and finish are not used; default_policy: 256 threads of 8 pairs).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <utility>
+
+#include "../detail/host_result.cuh"
+#include "../detail/kernel/kernels.cuh"
+#include "../detail/kernel/run_scan.cuh"
+#include "../detail/runtime/launch_context.cuh"
+#include "../detail/runtime/memory_check.cuh"
+#include "../ops.cuh"
+#include "../policy/policy.cuh"
+
+namespace cascade {
+
+// Key equality: a == b.
+struct equal_to {
+  template <class A, class B>
+  __host__ __device__ constexpr bool operator()(A const& a, B const& b) const {
+    return a == b;
+  }
+};
+
+}  // namespace cascade
+
+namespace cascade::detail {
+
+// The block size and pairs a thread of reduce_by_key under Policy.
+template <class Policy>
+struct by_key_shape {
+  static constexpr int block_size = Policy::block_size;
+  static constexpr int items = Policy::coarse_factor;
+};
+template <>
+struct by_key_shape<default_policy> {
+  static constexpr int block_size = 256;
+  static constexpr int items = 8;
+};
+
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountOut, class Op, class Eq>
+void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values, cuda::std::int64_t n,
+                            KeyOut keys_out, ValOut values_out, CountOut count_out, Op op, Eq eq) {
+  using T = input_value_t<ValIt>;
+  using shape = by_key_shape<Policy>;
+  static_assert(shape::block_size % 32 == 0 && shape::block_size <= 1024,
+                "cascade::reduce_by_key: the policy's block size must be a multiple of 32, at most 1024");
+  cudaStream_t const stream = call.stream();
+  if (n == 0) {
+    if (call.launches()) launch_write_value(count_out, cuda::std::int64_t(0), stream);
+    return;
+  }
+  constexpr cuda::std::int64_t tile = cuda::std::int64_t(shape::block_size) * shape::items;
+  cuda::std::int64_t const tiles = (n + tile - 1) / tile;
+  if (tiles > 0x7fffffffll)
+    throw std::invalid_argument("cascade::reduce_by_key: more than 2^31 tiles; use a policy with larger tiles");
+  // [next tile | flags | padding | aggregates | inclusive carries]
+  std::size_t const flag_bytes = sizeof(unsigned) * (std::size_t(tiles) + 1);
+  std::size_t const carries_at = (flag_bytes + 255) / 256 * 256;
+  std::size_t const carry_bytes = sizeof(run_carry<T>) * std::size_t(tiles);
+  scratch_buffer const scratch = call.scratch(carries_at + 2 * carry_bytes, "cascade::reduce_by_key's tile carries");
+  if (!call.launches()) return;
+  auto* base = scratch.as<unsigned char>();
+  tile_carries<T> const carries{reinterpret_cast<unsigned*>(base), reinterpret_cast<unsigned*>(base) + 1,
+                                reinterpret_cast<run_carry<T>*>(base + carries_at),
+                                reinterpret_cast<run_carry<T>*>(base + carries_at + carry_bytes)};
+  check_cuda(cudaMemsetAsync(base, 0, flag_bytes, stream), "cudaMemsetAsync (reduce_by_key's tile flags)");
+  launch(&reduce_by_key_kernel<shape::block_size, shape::items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut, Eq, Op>,
+         static_cast<unsigned>(tiles), shape::block_size, stream, "reduce_by_key_kernel<<<...>>> (launch)", keys, values,
+         n, keys_out, values_out, count_out, eq, op, carries);
+}
+
+template <class Policy, class KeyIt, class ValIt, class... Outs>
+void check_by_key_pointers(KeyIt keys, ValIt values, cuda::std::int64_t n, Outs const&... outs) {
+  if (n == 0) return;
+  check_device_accessible(keys, "the keys");
+  check_device_accessible(values, "the values");
+  (check_device_accessible(outs, "an output"), ...);
+}
+
+}  // namespace cascade::detail
+
+namespace cascade {
+
+// The runs' first keys and folds to keys_out and values_out, their number to *d_num_runs (device
+// memory, any integer type), ordered on the policy's stream; the host does not wait.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountOut, class Op = plus,
+          class Eq = equal_to>
+  requires is_policy_v<Policy>
+void reduce_by_key_into(Policy const& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
+                        ValOut values_out, CountOut d_num_runs, Op op = {}, Eq eq = {}) {
+  auto const n = detail::checked_size(keys_first, keys_last, "cascade::reduce_by_key_into");
+  detail::check_by_key_pointers<Policy>(keys_first, values_first, n, keys_out, values_out);
+  detail::check_device_accessible(d_num_runs, "the output (d_num_runs)");
+  detail::launch_context const call(policy.stream(), detail::current_device());
+  detail::dispatch_reduce_by_key<Policy>(call, keys_first, values_first, n, keys_out, values_out, d_num_runs, op, eq);
+}
+
+// As Thrust's: the ends of the two outputs, once the device has counted the runs.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class Op = plus, class Eq = equal_to>
+  requires is_policy_v<Policy>
+std::pair<KeyOut, ValOut> reduce_by_key(Policy const& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first,
+                                        KeyOut keys_out, ValOut values_out, Op op = {}, Eq eq = {}) {
+  auto const n = detail::checked_size(keys_first, keys_last, "cascade::reduce_by_key");
+  if (n == 0) return {keys_out, values_out};
+  detail::check_by_key_pointers<Policy>(keys_first, values_first, n, keys_out, values_out);
+  auto const runs = detail::run_to_host<cuda::std::int64_t>(
+      policy.stream(), "cascade::reduce_by_key", [&](detail::launch_context const& call, auto out) {
+        detail::dispatch_reduce_by_key<Policy>(call, keys_first, values_first, n, keys_out, values_out, out, op, eq);
+      });
+  return {keys_out + runs, values_out + runs};
+}
+
+}  // namespace cascade
