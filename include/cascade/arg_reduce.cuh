@@ -15,11 +15,14 @@
 
 #include <cuda/std/cstdint>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "detail/arg_call.cuh"
 #include "ops/indexed.cuh"
+#include "memory/resource.cuh"
 #include "ops.cuh"
 #include "policy/policy.cuh"
 #include "reduce.cuh"
@@ -51,6 +54,26 @@ void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, char 
   if constexpr (call::identities_ok())
     dispatch_reduce_into(policy, call::input(first), checked_nonempty_size(first, last, who), d_out, call::init(),
                          ArgOp{});
+}
+
+// With the caller's memory resource.
+template <class ArgOp, class Policy, class It, class OutIt, class Resource>
+void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, Resource& resource, char const* who) {
+  auto const n = checked_nonempty_size(first, last, who);
+  scratch_source const source = resource_scratch_source(resource);
+  scoped_scratch_source const use(source);
+  using call = arg_call<ArgOp, input_value_t<It>>;
+  if constexpr (call::identities_ok()) dispatch_reduce_into(policy, call::input(first), n, d_out, call::init(), ArgOp{});
+}
+
+// With CUB's temporary storage (reduce_into's two-phase form says how).
+template <class ArgOp, class Policy, class It, class OutIt>
+void arg_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
+                     OutIt d_out, char const* who) {
+  using call = arg_call<ArgOp, input_value_t<It>>;
+  if constexpr (call::identities_ok())
+    dispatch_reduce_into(d_temp_storage, temp_storage_bytes, policy, call::input(first),
+                         checked_nonempty_size(first, last, who), d_out, call::init(), ArgOp{}, who);
 }
 
 }  // namespace detail
@@ -91,6 +114,48 @@ template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void minmax_into(Policy const& policy, It first, It last, OutIt d_out) {
   detail::arg_reduce_into<arg_min_max>(policy, first, last, d_out, "cascade::minmax_into");
+}
+
+// As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh), or from
+// CUB's (d_temp_storage, temp_storage_bytes) (reduce_into's two-phase form says how).
+template <class Policy, class It, class OutIt, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void argmin_into(Policy const& policy, It first, It last, OutIt d_out, Resource&& resource) {
+  detail::arg_reduce_into<arg_min>(policy, first, last, d_out, resource, "cascade::argmin_into");
+}
+
+template <class Policy, class It, class OutIt, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void argmax_into(Policy const& policy, It first, It last, OutIt d_out, Resource&& resource) {
+  detail::arg_reduce_into<arg_max>(policy, first, last, d_out, resource, "cascade::argmax_into");
+}
+
+template <class Policy, class It, class OutIt, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void minmax_into(Policy const& policy, It first, It last, OutIt d_out, Resource&& resource) {
+  detail::arg_reduce_into<arg_min_max>(policy, first, last, d_out, resource, "cascade::minmax_into");
+}
+
+template <class Policy, class It, class OutIt>
+  requires is_policy_v<Policy>
+void argmin_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
+                 OutIt d_out) {
+  detail::arg_reduce_into<arg_min>(d_temp_storage, temp_storage_bytes, policy, first, last, d_out, "cascade::argmin_into");
+}
+
+template <class Policy, class It, class OutIt>
+  requires is_policy_v<Policy>
+void argmax_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
+                 OutIt d_out) {
+  detail::arg_reduce_into<arg_max>(d_temp_storage, temp_storage_bytes, policy, first, last, d_out, "cascade::argmax_into");
+}
+
+template <class Policy, class It, class OutIt>
+  requires is_policy_v<Policy>
+void minmax_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
+                 OutIt d_out) {
+  detail::arg_reduce_into<arg_min_max>(d_temp_storage, temp_storage_bytes, policy, first, last, d_out,
+                                       "cascade::minmax_into");
 }
 
 }  // namespace cascade

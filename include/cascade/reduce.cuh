@@ -5,6 +5,7 @@
 //   float m  = cascade::reduce(my_policy{}.on(stream), d, d + n, -INFINITY, cascade::maximum{});
 //   cascade::reduce_into(my_policy{}.on(stream), d, d + n, d_out, 0.0f, cascade::plus{});  // no host sync
 //   int   lo = cascade::reduce(my_policy{}, ints, ints + n, cascade::minimum{});  // init = identity: INT_MAX
+//   cascade::reduce_into(my_policy{}, ints, ints + n, d_lo, cascade::minimum{});   // the same, to device memory
 //
 // Semantics (as std::reduce and thrust::reduce): the accumulator type is the type of init, and items
 // are converted to it as they are read; the result is init op x0 op x1 ... op x(n-1), with operands
@@ -53,9 +54,24 @@ void reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init, O
 }
 
 template <class Policy, class It, class OutIt, class T>
-  requires is_policy_v<Policy>
+  requires(is_policy_v<Policy> && !detail::is_identity_op_v<T, It>)
 void reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init) {
   reduce_into(policy, first, last, d_out, init, plus{});
+}
+
+// Without init, as CUB's Sum, Min and Max: the op's identity over the input's value type V starts the
+// fold, and V accumulates.
+template <class Policy, class It, class OutIt, class Op>
+  requires(is_policy_v<Policy> && detail::is_identity_op_v<Op, It>)
+void reduce_into(Policy const& policy, It first, It last, OutIt d_out, Op op) {
+  using V = detail::input_value_t<It>;
+  reduce_into(policy, first, last, d_out, detail::identity_of<V>(op), op);
+}
+
+template <class Policy, class It, class OutIt>
+  requires is_policy_v<Policy>
+void reduce_into(Policy const& policy, It first, It last, OutIt d_out) {
+  reduce_into(policy, first, last, d_out, plus{});
 }
 
 // As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh), on

@@ -13,6 +13,7 @@
 #include <thrust/device_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -484,6 +485,66 @@ TEST_CASE("pool controls: trim, reserved and used bytes, the release threshold")
   CHECK(cascade::scratch_reserved_bytes() == 0);
   cascade::set_scratch_release_threshold(default_threshold);
   CHECK(cascade::scratch_release_threshold() == UINT64_MAX);
+}
+
+TEST_CASE("argmin_into, argmax_into, minmax_into with a resource or CUB's storage; reduce_into without init") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(cascade_test::base_seed() ^ 0xa7);
+  long long const n = 100003;
+  std::vector<int> xs(n);
+  for (auto& x : xs) x = static_cast<int>(rng() % 1000);
+  thrust::device_vector<int> d(xs.begin(), xs.end());
+  int const* p = thrust::raw_pointer_cast(d.data());
+  using policy = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::last_block>;
+  // The plain call, CUB's two phases (a size query that launches nothing, too little storage that
+  // throws, then the call) and a resource: one result.
+  auto const forms = [&](auto plain, auto temp, auto with_resource, auto out_type) {
+    using R = decltype(out_type);
+    thrust::device_vector<R> out(3);
+    R* o = thrust::raw_pointer_cast(out.data());
+    plain(o);
+    std::size_t bytes = 0;
+    temp(nullptr, bytes, o + 1);
+    CHECK(bytes >= 1);
+    device_bytes const storage(bytes);
+    std::size_t too_few = bytes - 1;
+    CHECK_THROWS_AS(temp(storage.get(), too_few, o + 1), std::invalid_argument);
+    temp(storage.get(), bytes, o + 1);
+    allocation_log log;
+    {
+      resource_cccl_3_1 resource(&log);
+      with_resource(o + 2, resource);
+      CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    CHECK(log.balanced());
+    R const a = out[0], b = out[1], c = out[2];
+    CHECK(a == b);
+    CHECK(a == c);
+    return a;
+  };
+  long long const at_min = std::min_element(xs.begin(), xs.end()) - xs.begin();
+  long long const at_max = std::max_element(xs.begin(), xs.end()) - xs.begin();
+  auto const lo = forms([&](auto o) { cascade::argmin_into(policy{}, p, p + n, o); },
+                        [&](void* t, std::size_t& b, auto o) { cascade::argmin_into(t, b, policy{}, p, p + n, o); },
+                        [&](auto o, auto& r) { cascade::argmin_into(policy{}, p, p + n, o, r); }, cascade::indexed<int>{});
+  CHECK(lo.index == at_min);
+  auto const hi = forms([&](auto o) { cascade::argmax_into(policy{}, p, p + n, o); },
+                        [&](void* t, std::size_t& b, auto o) { cascade::argmax_into(t, b, policy{}, p, p + n, o); },
+                        [&](auto o, auto& r) { cascade::argmax_into(policy{}, p, p + n, o, r); }, cascade::indexed<int>{});
+  CHECK(hi.index == at_max);
+  auto const both = forms([&](auto o) { cascade::minmax_into(policy{}, p, p + n, o); },
+                          [&](void* t, std::size_t& b, auto o) { cascade::minmax_into(t, b, policy{}, p, p + n, o); },
+                          [&](auto o, auto& r) { cascade::minmax_into(policy{}, p, p + n, o, r); },
+                          cascade::minmax_result<int>{});
+  CHECK(both.min.index == at_min);
+  CHECK(both.max.index == at_max);
+  thrust::device_vector<int> out(2);
+  cascade::reduce_into(policy{}, p, p + n, thrust::raw_pointer_cast(out.data()));  // plus from 0
+  cascade::reduce_into(policy{}, p, p + n, thrust::raw_pointer_cast(out.data()) + 1, cascade::minimum{});
+  long long sum = 0;
+  for (int x : xs) sum += x;
+  CHECK(out[0] == sum);
+  CHECK(out[1] == xs[at_min]);
 }
 
 }  // TEST_SUITE("gpu")
