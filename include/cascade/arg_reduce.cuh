@@ -76,6 +76,38 @@ void arg_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Poli
                          checked_nonempty_size(first, last, who), d_out, call::init(), ArgOp{}, who);
 }
 
+// Under a comparator: ByOp is arg_min_by<Comp>, arg_max_by<Comp> or arg_min_max_by<Comp>; the
+// accumulator starts from a pair without a position, so the value type needs no identity.
+template <class T, class Comp>
+indexed<T> by_init(arg_min_by<Comp> const&) {
+  return {no_index, T{}};
+}
+template <class T, class Comp>
+indexed<T> by_init(arg_max_by<Comp> const&) {
+  return {no_index, T{}};
+}
+template <class T, class Comp>
+minmax_result<T> by_init(arg_min_max_by<Comp> const&) {
+  return {{no_index, T{}}, {no_index, T{}}};
+}
+template <class T, class It, class ByOp>
+auto by_input(It first, ByOp const&) {
+  if constexpr (requires(ByOp op, minmax_result<T> r) { op(r, r); }) return minmax_input<It, T>{first};
+  else return indexed_input<It, T>{first};
+}
+
+template <class ByOp, class Policy, class It>
+auto arg_reduce_by(Policy const& policy, It first, cuda::std::int64_t n, ByOp op, char const* who) {
+  using T = input_value_t<It>;
+  return reduce_n(policy, by_input<T>(first, op), n, by_init<T>(op), op, who);
+}
+
+template <class ByOp, class Policy, class It, class OutIt>
+void arg_reduce_by_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, ByOp op) {
+  using T = input_value_t<It>;
+  dispatch_reduce_into(policy, by_input<T>(first, op), n, d_out, by_init<T>(op), op);
+}
+
 }  // namespace detail
 
 template <class Policy, class It>
@@ -96,6 +128,29 @@ minmax_result<detail::input_value_t<It>> minmax(Policy const& policy, It first, 
   return detail::arg_reduce<arg_min_max>(policy, first, last, "cascade::minmax");
 }
 
+// Under comp, a strict weak order ("a before b", as std::min_element's): the first item no other
+// comes before (argmin), the first that comes before no other (argmax), both in one pass (minmax).
+template <class Policy, class It, class Comp>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
+indexed<detail::input_value_t<It>> argmin(Policy const& policy, It first, It last, Comp comp) {
+  return detail::arg_reduce_by(policy, first, detail::checked_nonempty_size(first, last, "cascade::argmin"),
+                               arg_min_by<Comp>{comp}, "cascade::argmin");
+}
+
+template <class Policy, class It, class Comp>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
+indexed<detail::input_value_t<It>> argmax(Policy const& policy, It first, It last, Comp comp) {
+  return detail::arg_reduce_by(policy, first, detail::checked_nonempty_size(first, last, "cascade::argmax"),
+                               arg_max_by<Comp>{comp}, "cascade::argmax");
+}
+
+template <class Policy, class It, class Comp>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
+minmax_result<detail::input_value_t<It>> minmax(Policy const& policy, It first, It last, Comp comp) {
+  return detail::arg_reduce_by(policy, first, detail::checked_nonempty_size(first, last, "cascade::minmax"),
+                               arg_min_max_by<Comp>{comp}, "cascade::minmax");
+}
+
 // The same results written to *d_out (device memory, or any output iterator the device can write),
 // ordered on the policy's stream; the host does not wait. Graph capture works as with reduce_into.
 template <class Policy, class It, class OutIt>
@@ -114,6 +169,27 @@ template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void minmax_into(Policy const& policy, It first, It last, OutIt d_out) {
   detail::arg_reduce_into<arg_min_max>(policy, first, last, d_out, "cascade::minmax_into");
+}
+
+template <class Policy, class It, class OutIt, class Comp>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
+void argmin_into(Policy const& policy, It first, It last, OutIt d_out, Comp comp) {
+  detail::arg_reduce_by_into(policy, first, detail::checked_nonempty_size(first, last, "cascade::argmin_into"), d_out,
+                             arg_min_by<Comp>{comp});
+}
+
+template <class Policy, class It, class OutIt, class Comp>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
+void argmax_into(Policy const& policy, It first, It last, OutIt d_out, Comp comp) {
+  detail::arg_reduce_by_into(policy, first, detail::checked_nonempty_size(first, last, "cascade::argmax_into"), d_out,
+                             arg_max_by<Comp>{comp});
+}
+
+template <class Policy, class It, class OutIt, class Comp>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
+void minmax_into(Policy const& policy, It first, It last, OutIt d_out, Comp comp) {
+  detail::arg_reduce_by_into(policy, first, detail::checked_nonempty_size(first, last, "cascade::minmax_into"), d_out,
+                             arg_min_max_by<Comp>{comp});
 }
 
 // As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh), or from

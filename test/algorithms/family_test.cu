@@ -103,6 +103,12 @@ struct counted_nan {  // is_nan that counts its calls (a test may break the "pre
     return x != x;
   }
 };
+struct by_magnitude {
+  __host__ __device__ bool operator()(int a, int b) const { return (a < 0 ? -a : a) < (b < 0 ? -b : b); }
+};
+struct cascade_greater {
+  __host__ __device__ bool operator()(int a, int b) const { return a > b; }
+};
 struct multiple_of_3 {
   __host__ __device__ bool operator()(long long x) const { return x % 3 == 0; }
 };
@@ -257,6 +263,39 @@ TEST_CASE("_element over NaN and signed zeros: argmin's and argmax's rules") {
     CHECK(cascade::max_element(policy, p + 1, p + 3) - p == 1);  // +0 before -0
     CHECK(cascade::argmin(policy, p, p + 8).index == cascade::min_element(policy, p, p + 8) - p);
   });
+}
+
+TEST_CASE("under a comparator: std's positions (the first on ties), argmin with > is argmax") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0xe7);
+  thrust::device_vector<long long> d_pos(3);
+  for (long long n : sizes(rng)) {
+    if (n == 0) continue;
+    CAPTURE(n);
+    std::vector<int> xs(n);
+    for (auto& x : xs) x = static_cast<int>(rng() % 201) - 100;  // |x| ties between x and -x
+    thrust::device_vector<int> d(xs.begin(), xs.end());
+    int const* p = thrust::raw_pointer_cast(d.data());
+    long long const lo = std::min_element(xs.begin(), xs.end(), by_magnitude{}) - xs.begin();
+    long long const hi = std::max_element(xs.begin(), xs.end(), by_magnitude{}) - xs.begin();
+    long long const top = std::max_element(xs.begin(), xs.end()) - xs.begin();
+    for_each_policy<false>([&](auto policy) {
+      CAPTURE(policy_name);
+      CHECK(cascade::min_element(policy, p, p + n, by_magnitude{}) - p == lo);
+      CHECK(cascade::max_element(policy, p, p + n, by_magnitude{}) - p == hi);
+      auto const [a, b] = cascade::minmax_element(policy, p, p + n, by_magnitude{});
+      CHECK(a - p == lo);
+      CHECK(b - p == hi);
+      CHECK(cascade::argmin(policy, p, p + n, cascade_greater{}).index == top);
+      CHECK(cascade::argmax(policy, p, p + n, by_magnitude{}).value == xs[hi]);
+      cascade::min_element_into(policy, p, p + n, thrust::raw_pointer_cast(d_pos.data()), by_magnitude{});
+      cascade::minmax_element_into(policy, p, p + n, thrust::raw_pointer_cast(d_pos.data()) + 1,
+                                   thrust::raw_pointer_cast(d_pos.data()) + 2, by_magnitude{});
+      CHECK(d_pos[0] == lo);
+      CHECK(d_pos[1] == lo);
+      CHECK(d_pos[2] == hi);
+    });
+  }
 }
 
 TEST_CASE("_element of an empty range is last; its _into forms write n") {

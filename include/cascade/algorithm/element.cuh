@@ -3,6 +3,7 @@
 //   float const* lo = cascade::min_element(policy{}, d, d + n);             // d + n when empty
 //   auto [lo2, hi] = cascade::minmax_element(policy{}, d, d + n);          // one pass
 //   cascade::min_element_into(policy{}.on(s), d, d + n, d_pos);            // the offset, to device memory
+//   auto far = cascade::max_element(policy{}, d, d + n, by_magnitude{});  // under a comparator
 //
 // argmin, argmax and minmax (arg_reduce.cuh) with their rules: the first occurrence on ties (also
 // for max_element, where std's minmax_element returns the last largest), a NaN before every number,
@@ -80,6 +81,34 @@ std::pair<It, It> minmax_element(Policy const& policy, It first, It last) {
   return {first + r.min.index, first + r.max.index};
 }
 
+// Under comp, a strict weak order ("a before b"), as std::min_element(first, last, comp): the first
+// item no other comes before (min), the first that comes before no other (max; std::minmax_element's
+// maximum is the last such).
+template <class Policy, class It, class Comp>
+  requires is_policy_v<Policy>
+It min_element(Policy const& policy, It first, It last, Comp comp) {
+  auto const n = detail::checked_size(first, last, "cascade::min_element");
+  if (n == 0) return last;
+  return first + detail::arg_reduce_by(policy, first, n, arg_min_by<Comp>{comp}, "cascade::min_element").index;
+}
+
+template <class Policy, class It, class Comp>
+  requires is_policy_v<Policy>
+It max_element(Policy const& policy, It first, It last, Comp comp) {
+  auto const n = detail::checked_size(first, last, "cascade::max_element");
+  if (n == 0) return last;
+  return first + detail::arg_reduce_by(policy, first, n, arg_max_by<Comp>{comp}, "cascade::max_element").index;
+}
+
+template <class Policy, class It, class Comp>
+  requires is_policy_v<Policy>
+std::pair<It, It> minmax_element(Policy const& policy, It first, It last, Comp comp) {
+  auto const n = detail::checked_size(first, last, "cascade::minmax_element");
+  if (n == 0) return {last, last};
+  auto const r = detail::arg_reduce_by(policy, first, n, arg_min_max_by<Comp>{comp}, "cascade::minmax_element");
+  return {first + r.min.index, first + r.max.index};
+}
+
 // The positions written to device memory (offsets from first), ordered on the policy's stream; the
 // host does not wait.
 template <class Policy, class It, class OutIt>
@@ -102,6 +131,33 @@ void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_po
   detail::element_into<arg_min_max>(policy, first, last,
                                     detail::both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position},
                                     "cascade::minmax_element_into");
+}
+
+template <class Policy, class It, class OutIt, class Comp>
+  requires is_policy_v<Policy>
+void min_element_into(Policy const& policy, It first, It last, OutIt d_position, Comp comp) {
+  detail::check_device_accessible(d_position, "the output (d_position)");
+  detail::arg_reduce_by_into(policy, first, detail::checked_size(first, last, "cascade::min_element_into"),
+                             detail::transform_output<OutIt, detail::position_of>{d_position, {}}, arg_min_by<Comp>{comp});
+}
+
+template <class Policy, class It, class OutIt, class Comp>
+  requires is_policy_v<Policy>
+void max_element_into(Policy const& policy, It first, It last, OutIt d_position, Comp comp) {
+  detail::check_device_accessible(d_position, "the output (d_position)");
+  detail::arg_reduce_by_into(policy, first, detail::checked_size(first, last, "cascade::max_element_into"),
+                             detail::transform_output<OutIt, detail::position_of>{d_position, {}}, arg_max_by<Comp>{comp});
+}
+
+template <class Policy, class It, class MinIt, class MaxIt, class Comp>
+  requires is_policy_v<Policy>
+void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_position, MaxIt d_max_position,
+                         Comp comp) {
+  detail::check_device_accessible(d_min_position, "the output (d_min_position)");
+  detail::check_device_accessible(d_max_position, "the output (d_max_position)");
+  detail::arg_reduce_by_into(policy, first, detail::checked_size(first, last, "cascade::minmax_element_into"),
+                             detail::both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position},
+                             arg_min_max_by<Comp>{comp});
 }
 
 }  // namespace cascade

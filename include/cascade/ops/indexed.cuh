@@ -71,4 +71,46 @@ struct arg_min_max {
   }
 };
 
+// The same under a caller's strict weak order comp(a, b) ("a before b"): arg_min_by keeps the first
+// item no other comes before, arg_max_by the first that comes before no other. No identity is needed:
+// the pair that carries no_index (what an empty range gives) gives way to any other. Values compare
+// only through comp, so NaN and signed zeros rank as comp ranks them.
+template <class Comp>
+struct arg_min_by {
+  static constexpr bool is_arg_reduction = true;  // (the tuning tables' arg entries)
+  Comp comp;
+  template <class T>
+  __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
+    if (a.index == detail::no_index) return b;
+    if (b.index == detail::no_index) return a;
+    if (comp(b.value, a.value)) return b;
+    if (comp(a.value, b.value)) return a;
+    return b.index < a.index ? b : a;
+  }
+};
+
+template <class Comp>
+struct arg_max_by {
+  static constexpr bool is_arg_reduction = true;
+  Comp comp;
+  template <class T>
+  __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
+    if (a.index == detail::no_index) return b;
+    if (b.index == detail::no_index) return a;
+    if (comp(a.value, b.value)) return b;
+    if (comp(b.value, a.value)) return a;
+    return b.index < a.index ? b : a;
+  }
+};
+
+template <class Comp>
+struct arg_min_max_by {
+  static constexpr bool is_arg_reduction = true;
+  Comp comp;
+  template <class T>
+  __host__ __device__ constexpr minmax_result<T> operator()(minmax_result<T> const& a, minmax_result<T> const& b) const {
+    return {arg_min_by<Comp>{comp}(a.min, b.min), arg_max_by<Comp>{comp}(a.max, b.max)};
+  }
+};
+
 }  // namespace cascade

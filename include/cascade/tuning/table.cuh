@@ -92,7 +92,8 @@ template <class Op>
 inline constexpr op_kind of_known =
     requires { Op::is_exact_sum; }    ? op_kind::exact
     : requires { Op::is_binned_sum; } ? op_kind::binned
-    : cuda::std::is_same_v<Op, arg_min> || cuda::std::is_same_v<Op, arg_max> || cuda::std::is_same_v<Op, arg_min_max>
+    : cuda::std::is_same_v<Op, arg_min> || cuda::std::is_same_v<Op, arg_max> || cuda::std::is_same_v<Op, arg_min_max> ||
+            requires { Op::is_arg_reduction; }
         ? op_kind::arg
     : cuda::std::is_same_v<Op, minimum> || cuda::std::is_same_v<Op, maximum> ||
             cuda::std::is_same_v<Op, minimum_number> || cuda::std::is_same_v<Op, maximum_number>
