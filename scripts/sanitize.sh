@@ -33,7 +33,7 @@ if [ -n "$only" ]; then
   programs=($only)
 else
   programs=($(cd "$build_dir/test" && ls reduce_*_test tree_*_test finish_*_test non_commutative_*_test ops_*_test \
-              fuzz_*_test family_*_test algorithms_test single_pass_test concurrency_test presets_test docs_test distributed_test \
+              fuzz_*_test family_*_test by_key_test algorithms_test single_pass_test concurrency_test presets_test docs_test distributed_test \
               semantics_test 2>/dev/null))
 fi
 
@@ -43,7 +43,8 @@ sanitize_one() {
   case $t in
     reduce_api_test) args=(-tce="*beyond 2^32*,*steady state*") ;;
     non_commutative_*|algorithms_test|presets_test|reduce_*_test) args=(-tce="*beyond 2^32*") ;;
-    family_*) args=(-tce="*beyond 2^32*,*stops early*") ;;
+    family_fuzz_test) env=(CASCADE_FUZZ_CASES=60) ;;
+    family_*|by_key_test) args=(-tce="*beyond 2^32*,*stops early*,*beyond 2^31*") ;;
     finish_*) args=(-tce="*beyond 2^32*,*20 runs*,*streams*"); cap=2100 ;;  # still several blocks a policy
     single_pass_test) args=(-tce="*8 host threads*") ;;
     segmented_test) args=(-tce="*more than 2^31*"); cap=5000 ;;  # one thread a segment: the longest serially
