@@ -27,6 +27,7 @@
 
 #include "detail/segmented_dispatch.cuh"
 #include "exact/accumulator.cuh"  // so that exact_plus is refused by name (segmented_arguments_ok)
+#include "memory/resource.cuh"
 #include "ops.cuh"
 #include "policy/segmented_policy.cuh"
 #include "tuning/segmented.cuh"
@@ -219,6 +220,26 @@ template <class Policy, class It, class OutIt, class T>
 void batched_reduce_into(Policy const& policy, It first, cuda::std::int64_t segment_size,
                          cuda::std::int64_t num_segments, OutIt d_out, T init) {
   batched_reduce(policy, first, segment_size, num_segments, d_out, init, plus{});
+}
+
+// As above, every byte of temporary device storage (offsets copied from the host, the owners'
+// partials) taken from `resource` (memory/resource.cuh), on the policy's stream.
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op, class Resource>
+  requires(is_segmented_call_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, Resource&& resource) {
+  detail::scratch_source const source = detail::resource_scratch_source(resource);
+  detail::scoped_scratch_source const use(source);
+  segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op);
+}
+
+template <class Policy, class It, class OutIt, class T, class Op, class Resource>
+  requires(is_segmented_call_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void batched_reduce_into(Policy const& policy, It first, cuda::std::int64_t segment_size,
+                         cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, Resource&& resource) {
+  detail::scratch_source const source = detail::resource_scratch_source(resource);
+  detail::scoped_scratch_source const use(source);
+  batched_reduce(policy, first, segment_size, num_segments, d_out, init, op);
 }
 
 }  // namespace cascade

@@ -547,4 +547,45 @@ TEST_CASE("argmin_into, argmax_into, minmax_into with a resource or CUB's storag
   CHECK(out[1] == xs[at_min]);
 }
 
+TEST_CASE("segmented_reduce_into and batched_reduce_into with a resource: the plain call's results") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(cascade_test::base_seed() ^ 0xa8);
+  long long const segments = 1000;
+  std::vector<long long> offsets(segments + 1, 0);
+  for (long long s = 0; s < segments; ++s) offsets[s + 1] = offsets[s] + static_cast<long long>(rng() % 3000);
+  long long const n = offsets.back();
+  std::vector<int> xs(n);
+  for (auto& x : xs) x = static_cast<int>(rng() % 2001) - 1000;
+  thrust::device_vector<int> d(xs.begin(), xs.end());
+  int const* p = thrust::raw_pointer_cast(d.data());
+  thrust::device_vector<int> plain(segments), with(segments);
+  auto const check = [&](auto policy) {
+    // host offsets: the call copies them into scratch, which the resource must provide
+    cascade::segmented_reduce_into(policy, p, offsets.data(), offsets.data() + 1, segments,
+                                   thrust::raw_pointer_cast(plain.data()), 0, cascade::plus{});
+    allocation_log log;
+    {
+      resource_cccl_3_1 resource(&log);
+      cascade::segmented_reduce_into(policy, p, offsets.data(), offsets.data() + 1, segments,
+                                     thrust::raw_pointer_cast(with.data()), 0, cascade::plus{}, resource);
+      CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    CHECK(log.balanced());
+    CHECK(log.allocations >= 1);
+    CHECK(plain == with);
+    cascade::batched_reduce_into(policy, p, 100, segments, thrust::raw_pointer_cast(plain.data()), 0, cascade::plus{});
+    allocation_log batched_log;
+    {
+      resource_cccl_3_1 resource(&batched_log);
+      cascade::batched_reduce_into(policy, p, 100, segments, thrust::raw_pointer_cast(with.data()), 0, cascade::plus{},
+                                   resource);
+      CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    CHECK(batched_log.balanced());
+    CHECK(plain == with);
+  };
+  check(cascade::default_policy{});
+  check(cascade::segmented_policy<cascade::segment::tiles, 256, 4>{});
+}
+
 }  // TEST_SUITE("gpu")
