@@ -15,7 +15,7 @@
 // where it is warned of, its rows marked, and the status is 1 at the end.
 //
 //   cascade-family [--out FILE] [--commit SHA] [--driver VERSION] [--max-log2 30] [--quick]
-//                  [--cases count,element,inner_product,any_of,device_count,by_key]
+//                  [--cases count,element,inner_product,any_of,device_count,by_key,by_key_shapes]
 #include <cascade/algorithm/reduce_by_key.cuh>
 #include <cascade/cascade.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -349,7 +349,8 @@ void inner_product_case(family_bench& b, float const* f) {
 // reduce_by_key of float values under int32 keys in runs of mean length 1, 8, 64, 1024 (geometric) and
 // power-law lengths (2^U(0,17)), 2^20..2^28 pairs: against CUB's ReduceByKey and Thrust's. Bytes: the
 // pairs read; the outputs written (8 bytes a run) are in the row's result beside the run count.
-void by_key_case(family_bench& b, float const* values) {
+// With `shapes`, each size also runs under other block sizes and pairs a thread (by_key_shapes).
+void by_key_case(family_bench& b, float const* values, bool shapes) {
   long long const max_n = std::min(1ll << std::min(b.s.max_log2, 28), 1ll << 28);
   std::int32_t *keys = nullptr, *keys_out = nullptr;
   float* sums = nullptr;
@@ -381,6 +382,22 @@ void by_key_case(family_bench& b, float const* values) {
         return cub::DeviceReduce::ReduceByKey(temp, bytes, keys, keys_out, values, sums, cub_count,
                                               cuda::std::plus<float>{}, n);
       }, reader(cub_count)));
+      if (shapes) {
+        int slot = 2;
+        auto const shape = [&](auto p, char const* name) {
+          auto* const c = b.slot<long long>(slot++);
+          m.device.push_back({std::string("cascade::reduce_by_key_into ") + name, "cascade", [=] {
+            cascade::reduce_by_key_into(p, keys, keys + n, values, keys_out, sums, c);
+          }, reader(c)});
+        };
+        using tree = cascade::tree::shuffle;
+        using finish = cascade::finish::last_block;
+        shape(cascade::policy<128, 16, tree, finish>{}, "<128,16>");
+        shape(cascade::policy<256, 8, tree, finish>{}, "<256,8>");
+        shape(cascade::policy<256, 12, tree, finish>{}, "<256,12>");
+        shape(cascade::policy<256, 20, tree, finish>{}, "<256,20>");
+        shape(cascade::policy<512, 12, tree, finish>{}, "<512,12>");
+      }
       m.host = host_pair("reduce_by_key", [=] {
         auto const e = cascade::reduce_by_key(policy, keys, keys + n, values, keys_out, sums);
         return one(double(e.first - keys_out));
@@ -501,11 +518,13 @@ settings parse(int argc, char** argv) {
                           "count, count_if, *_element, inner_product, any_of and the device-held count against CUB,\n"
                           "Thrust and cascade's reduce of the same bytes (GPU time hot, launch included and cold).");
   cascade_bench::add_options(line, s.io);
-  line.list("--cases", &s.cases, "count, element, inner_product, any_of, device_count, by_key (default: all)")
+  line.list("--cases", &s.cases, "count, element, inner_product, any_of, device_count, by_key, by_key_shapes\n"
+                               "(by_key under 5 more block shapes; default: all but by_key_shapes)")
       .option("--max-log2", &s.max_log2, "largest size, log2, 16..30 (default 30; device_count stops at 28)")
       .flag("--quick", &quick, "a smoke run: sizes up to 2^20, at most 11 runs a median");
   if (auto const status = line.parse(argc, argv)) std::exit(*status);
-  std::vector<std::string> const known = {"count", "element", "inner_product", "any_of", "device_count", "by_key"};
+  std::vector<std::string> const known = {"count", "element", "inner_product", "any_of", "device_count", "by_key",
+                                           "by_key_shapes"};
   for (auto const& c : s.cases)
     if (std::find(known.begin(), known.end(), c) == known.end())
       std::fprintf(stderr, "cascade-family: unknown case %s (see --help)\n", c.c_str()), std::exit(2);
@@ -550,7 +569,7 @@ int main(int argc, char** argv) {
     }
     if (s.wants("inner_product")) inner_product_case(b, cf);
     if (s.wants("any_of")) any_of_case(b, floats);
-    if (s.wants("by_key")) by_key_case(b, cf);
+    if (s.wants("by_key") || s.wants("by_key_shapes")) by_key_case(b, cf, std::count(s.cases.begin(), s.cases.end(), "by_key_shapes") > 0);
     if (s.wants("device_count")) status = device_count_case(b, cf) == 0 ? 0 : 1;
 
     std::printf("\n%s (%d SMs, %.0f MB L2), CUDA runtime %d, driver %s, CCCL %s, %s\n", env.gpu.c_str(), env.sm_count,

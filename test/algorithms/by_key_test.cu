@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "support/capture.cuh"
+#include "support/host_copy.cuh"
 #include "support/noncommutative_ops.cuh"
 #include "support/references.cuh"
 #include "support/seed.hpp"
@@ -117,7 +118,7 @@ TEST_CASE("reduce_by_key of ints: exact, against Thrust, CUB and the host, every
       thrust::device_vector<long long> count(1);
       auto const t = thrust::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin());
       REQUIRE(t.first - ok.begin() == runs);
-      REQUIRE(std::vector<int>(ov.begin(), ov.begin() + runs) == hv);
+      REQUIRE(host_copy(ov.begin(), runs) == hv);
       {  // CUB's ReduceByKey, the same
         std::size_t bytes = 0;
         int const* k = thrust::raw_pointer_cast(dk.data());
@@ -131,7 +132,7 @@ TEST_CASE("reduce_by_key of ints: exact, against Thrust, CUB and the host, every
                                                           thrust::raw_pointer_cast(ov.data()),
                                                           thrust::raw_pointer_cast(count.data()), cuda::std::plus<>{}, n));
         REQUIRE(count[0] == runs);
-        REQUIRE(std::vector<int>(ov.begin(), ov.begin() + runs) == hv);
+        REQUIRE(host_copy(ov.begin(), runs) == hv);
       }
       for_each_policy([&](auto policy) {
         CAPTURE(policy_name);
@@ -140,14 +141,14 @@ TEST_CASE("reduce_by_key of ints: exact, against Thrust, CUB and the host, every
         auto const [ke, ve] = cascade::reduce_by_key(policy, dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin());
         CHECK(ke - ok.begin() == runs);
         CHECK(ve - ov.begin() == runs);
-        CHECK(std::vector<int>(ok.begin(), ok.begin() + runs) == hk);
-        CHECK(std::vector<int>(ov.begin(), ov.begin() + runs) == hv);
+        CHECK(host_copy(ok.begin(), runs) == hk);
+        CHECK(host_copy(ov.begin(), runs) == hv);
         count[0] = -1;
         cascade::reduce_by_key_into(policy, thrust::raw_pointer_cast(dk.data()), thrust::raw_pointer_cast(dk.data()) + n,
                                     thrust::raw_pointer_cast(dv.data()), thrust::raw_pointer_cast(ok.data()),
                                     thrust::raw_pointer_cast(ov.data()), thrust::raw_pointer_cast(count.data()));
         CHECK(count[0] == runs);
-        CHECK(std::vector<int>(ov.begin(), ov.begin() + runs) == hv);
+        CHECK(host_copy(ov.begin(), runs) == hv);
       });
     }
   }
@@ -172,8 +173,8 @@ TEST_CASE("reduce_by_key of floats within the bound; a custom key equality keeps
     auto const [ke, ve] =
         cascade::reduce_by_key(policy, dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(), cascade::plus{}, same_decade{});
     REQUIRE(ke - ok.begin() == static_cast<long long>(hk.size()));
-    CHECK(std::vector<int>(ok.begin(), ke) == hk);
-    std::vector<float> got(ov.begin(), ve);
+    CHECK(host_copy(ok.begin(), ke) == hk);
+    std::vector<float> const got = host_copy(ov.begin(), ve);
     for (std::size_t r = 0; r < hk.size(); ++r) CHECK(std::fabs(got[r] - hv[r]) <= 1e-4 * (1 + std::fabs(hv[r])));
   });
 }
@@ -196,7 +197,7 @@ TEST_CASE("reduce_by_key with a non-commutative op: each run's product in order"
     cascade::reduce_by_key_into(policy, dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(),
                                 thrust::raw_pointer_cast(count.data()), cascade::non_commutative(mat2_product{}));
     REQUIRE(count[0] == static_cast<long long>(hk.size()));
-    std::vector<mat2> got(ov.begin(), ov.begin() + count[0]);
+    std::vector<mat2> const got = host_copy(ov.begin(), count[0]);
     CHECK(got == hv);
   });
 }
@@ -242,7 +243,7 @@ TEST_CASE("reduce_by_key_into captured into a graph and replayed on new data") {
     CASCADE_CUDA_CHECK(cudaGraphLaunch(exec, s));
     CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
     REQUIRE(count[0] == static_cast<long long>(hk.size()));
-    CHECK(std::vector<int>(ov.begin(), ov.begin() + count[0]) == hv);
+    CHECK(host_copy(ov.begin(), count[0]) == hv);
   }
   CASCADE_CUDA_CHECK(cudaGraphExecDestroy(exec));
   CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "support/capture.cuh"
+#include "support/host_copy.cuh"
 #include "support/seed.hpp"
 
 #ifndef CASCADE_FAMILY_FEW
@@ -199,8 +200,8 @@ TEST_CASE("family fuzz: every new algorithm against Thrust, CUB and the host, on
             run_shaped(how, [&](cudaStream_t s) { cascade::reduce_by_key_into(policy.on(s), px, px + n, py, pk2, pv2, po); });
             CHECK(out[0] == runs);
           }
-          CHECK(std::vector<int>(ck.begin(), ck.begin() + runs) == std::vector<int>(tk.begin(), tk.begin() + runs));
-          CHECK(std::vector<int>(cv.begin(), cv.begin() + runs) == std::vector<int>(tv.begin(), tv.begin() + runs));
+          CHECK(host_copy(ck.begin(), runs) == host_copy(tk.begin(), runs));
+          CHECK(host_copy(cv.begin(), runs) == host_copy(tv.begin(), runs));
           break;
         }
         case algorithm::held: {
@@ -220,8 +221,8 @@ TEST_CASE("family fuzz: every new algorithm against Thrust, CUB and the host, on
         }
       }
     });
-    CHECK(std::vector<int>(dx.begin(), dx.end()) == xs);  // the input unchanged
-    CHECK(std::vector<int>(dy.begin(), dy.end()) == ys);
+    CHECK(host_copy(dx.begin(), dx.end()) == xs);  // the input unchanged
+    CHECK(host_copy(dy.begin(), dy.end()) == ys);
   }
 }
 

@@ -10,7 +10,7 @@
 // in their input's value type; op may be non-commutative (the fold within a run is exactly the left
 // fold). One kernel, a single pass with decoupled look-back (detail/kernel/run_scan.cuh), after a
 // memset of one flag per tile; the policy gives the block size and the pairs a thread reads (its tree
-// and finish are not used; default_policy: 256 threads of 8 pairs).
+// and finish are not used; default_policy: 256 threads of 16 pairs).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -52,9 +52,9 @@ struct by_key_shape {
   static constexpr int items = Policy::coarse_factor;
 };
 template <>
-struct by_key_shape<default_policy> {
+struct by_key_shape<default_policy> {  // the fastest of cascade-family --cases by_key_shapes on an H200
   static constexpr int block_size = 256;
-  static constexpr int items = 8;
+  static constexpr int items = 16;
 };
 
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountOut, class Op, class Eq>
@@ -73,17 +73,23 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
   cuda::std::int64_t const tiles = (n + tile - 1) / tile;
   if (tiles > 0x7fffffffll)
     throw std::invalid_argument("cascade::reduce_by_key: more than 2^31 tiles; use a policy with larger tiles");
-  // [next tile | flags | padding | aggregates | inclusive carries]
-  std::size_t const flag_bytes = sizeof(unsigned) * (std::size_t(tiles) + 1);
+  // [next tile | flags | padding | aggregates | inclusive carries], or [next tile | padding | words]
+  // where a carry packs with its status (run_scan.cuh)
+  constexpr bool packed = tile_carries<T>::packed;
+  std::size_t const flag_bytes = sizeof(unsigned) * (packed ? 1 : std::size_t(tiles) + 1);
   std::size_t const carries_at = (flag_bytes + 255) / 256 * 256;
-  std::size_t const carry_bytes = sizeof(run_carry<T>) * std::size_t(tiles);
-  scratch_buffer const scratch = call.scratch(carries_at + 2 * carry_bytes, "cascade::reduce_by_key's tile carries");
+  std::size_t const carry_bytes = packed ? 0 : sizeof(run_carry<T>) * std::size_t(tiles);
+  std::size_t const word_bytes = packed ? sizeof(ulonglong2) * std::size_t(tiles) : 0;
+  scratch_buffer const scratch =
+      call.scratch(carries_at + 2 * carry_bytes + word_bytes, "cascade::reduce_by_key's tile carries");
   if (!call.launches()) return;
   auto* base = scratch.as<unsigned char>();
   tile_carries<T> const carries{reinterpret_cast<unsigned*>(base), reinterpret_cast<unsigned*>(base) + 1,
                                 reinterpret_cast<run_carry<T>*>(base + carries_at),
-                                reinterpret_cast<run_carry<T>*>(base + carries_at + carry_bytes)};
-  check_cuda(cudaMemsetAsync(base, 0, flag_bytes, stream), "cudaMemsetAsync (reduce_by_key's tile flags)");
+                                reinterpret_cast<run_carry<T>*>(base + carries_at + carry_bytes),
+                                reinterpret_cast<ulonglong2*>(base + carries_at)};
+  check_cuda(cudaMemsetAsync(base, 0, packed ? carries_at + word_bytes : flag_bytes, stream),
+             "cudaMemsetAsync (reduce_by_key's tile flags)");
   launch(&reduce_by_key_kernel<shape::block_size, shape::items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut, Eq, Op>,
          static_cast<unsigned>(tiles), shape::block_size, stream, "reduce_by_key_kernel<<<...>>> (launch)", keys, values,
          n, keys_out, values_out, count_out, eq, op, carries);

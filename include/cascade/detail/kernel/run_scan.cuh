@@ -11,8 +11,10 @@
 
 #include <cuda/atomic>
 #include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
 
 #include "../block/l2_reader.cuh"
+#include "../block/shared_array.cuh"
 #include "../block/shuffle.cuh"
 #include "../meta/config.cuh"
 #include "sinks.cuh"
@@ -38,36 +40,114 @@ __device__ run_carry<T> then(run_carry<T> const& a, run_carry<T> const& b, Op co
   return {a.heads + b.heads, b.heads > 0 ? b.tail : static_cast<T>(op(a.tail, b.tail)), true};
 }
 
-// The tiles' published carries: flags[t] is 0 until tile t publishes its own carry (1, in
-// aggregates[t]) and then the carry of every item up to its end (2, in inclusive[t]); two arrays, so
-// that a reader of a 1 never sees the slot rewritten.
+// Whether a tile's carry and status fit one 16-byte word: 8 bytes of heads, T's 4 bytes or fewer, and
+// the status.
+template <class T>
+inline constexpr bool packs_with_status = sizeof(T) <= 4 && cuda::std::is_trivially_copyable_v<T>;
+
+// One 16-byte word whole, relaxed at device scope (as CUB's tile descriptors): a reader sees either
+// the old word or the new, so a status and its carry need no fence between them.
+__device__ __forceinline__ void store_word16(ulonglong2* p, ulonglong2 w) {
+  asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(w.x), "l"(w.y) : "memory");
+}
+__device__ __forceinline__ ulonglong2 load_word16(ulonglong2 const* p) {
+  ulonglong2 w;
+  asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(w.x), "=l"(w.y) : "l"(p) : "memory");
+  return w;
+}
+
+// The tiles' published carries. A tile's status is 0 until it publishes its own carry (1), then the
+// carry of every item up to its end (2). Where the carry packs with its status, both live in one
+// word (`words`: heads, then T's bytes and the status), written and read whole; otherwise flags[t]
+// holds the status, released after aggregates[t] or inclusive[t] (two arrays, so that a reader of
+// a 1 never sees the slot rewritten) and read relaxed, then fenced. Publishing a word needs no
+// fence and reading one no L1 invalidation: an acquire load a poll (what cuda::atomic_ref compiles
+// to) and a release a publish cost 2x CUB's time.
 template <class T>
 struct tile_carries {
+  static constexpr bool packed = packs_with_status<T>;
   unsigned* next_tile;  // zeroed: the order tiles are handed out in
-  unsigned* flags;      // zeroed
+  unsigned* flags;      // zeroed (unpacked)
   run_carry<T>* aggregates;
   run_carry<T>* inclusive;
+  ulonglong2* words;    // zeroed (packed)
 
   __device__ void publish(unsigned tile, run_carry<T> const& c, bool is_inclusive) const {
-    store_value((is_inclusive ? inclusive : aggregates) + tile, c);  // (padding zeroed: initcheck reads words)
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile])
-        .store(is_inclusive ? 2u : 1u, cuda::memory_order_release);
-  }
-  // The carry of every item before tile `tile` (> 0): walks back until a tile whose inclusive carry
-  // is published, waiting on any that has published nothing yet.
-  template <class Op>
-  __device__ run_carry<T> look_back(unsigned tile, Op const& op) const {
-    run_carry<T> prefix{0, T{}, false};
-    for (unsigned j = tile; j-- > 0;) {
-      unsigned f;
-      cuda::atomic_ref<unsigned, cuda::thread_scope_device> flag(flags[j]);
-      while ((f = flag.load(cuda::memory_order_acquire)) == 0) {
-      }
-      run_carry<T> const c = l2_reader<run_carry<T>>{f == 2 ? inclusive : aggregates}[j];
-      prefix = then(c, prefix, op);
-      if (f == 2) break;
+    unsigned const status = is_inclusive ? 2u : 1u;
+    if constexpr (packed) {
+      unsigned bits = 0;
+      __builtin_memcpy(&bits, &c.tail, sizeof(T));
+      store_word16(words + tile, {static_cast<unsigned long long>(c.heads),
+                                  bits | static_cast<unsigned long long>(status) << 32});
+    } else {
+      store_value((is_inclusive ? inclusive : aggregates) + tile, c);  // (padding zeroed: initcheck reads words)
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile]).store(status, cuda::memory_order_release);
     }
-    return prefix;
+  }
+  // Tile j's carry once it has published one; its status in `status`.
+  __device__ run_carry<T> wait_for(cuda::std::int64_t j, unsigned& status) const {
+    if constexpr (packed) {
+      ulonglong2 w;
+      while (((w = load_word16(words + j)).y >> 32) == 0) {
+      }
+      status = static_cast<unsigned>(w.y >> 32);
+      unsigned const bits = static_cast<unsigned>(w.y);
+      run_carry<T> c{static_cast<cuda::std::int64_t>(w.x), T{}, true};
+      __builtin_memcpy(&c.tail, &bits, sizeof(T));
+      return c;
+    } else {
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device> flag(flags[j]);
+      while ((status = flag.load(cuda::memory_order_relaxed)) == 0) {
+      }
+      cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+      return l2_reader<run_carry<T>>{status == 2 ? inclusive : aggregates}[j];
+    }
+  }
+
+  // The carry of every item before tile `tile` (> 0), in warp 0, computed by the whole block: each
+  // thread reads the flag of one of the BlockSize tiles before a window's end, waits until it has
+  // published, and each warp folds its lanes back to their nearest inclusive carry (farthest first);
+  // warp 0 folds the warps the same way, and the window moves BlockSize tiles back until one holds an
+  // inclusive carry. The walk is as long as the tiles in flight (all looking back at once, none
+  // inclusive yet), so tiles pass at (tiles a window) / (a window's latency): a thread walking back
+  // one tile at a time was 5x CUB's time, a warp's window of 32 (CUB's) 2.2x.
+  template <int BlockSize, class Op>
+  __device__ run_carry<T> look_back(unsigned tile, Op const& op, run_carry<T> (&folds)[BlockSize / 32],
+                                    bool (&inclusive_in)[BlockSize / 32]) const {
+    constexpr int warps = BlockSize / 32;
+    int const lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    run_carry<T> prefix{0, T{}, false};
+    for (cuda::std::int64_t end = tile;; end -= BlockSize) {
+      cuda::std::int64_t const j = end - 1 - threadIdx.x;  // thread 0: the nearest
+      unsigned f = 2;  // before tile 0: nothing, and the walk stops
+      run_carry<T> c{0, T{}, false};
+      if (j >= 0) c = wait_for(j, f);
+      unsigned const inclusive_lanes = __ballot_sync(full_warp_mask, f == 2);
+      if (inclusive_lanes && lane > __ffs(inclusive_lanes) - 1) c = {0, T{}, false};  // beyond the nearest inclusive
+      c = fold_back(c, op);
+      if (lane == 0) folds[warp] = c, inclusive_in[warp] = inclusive_lanes != 0;
+      bool const done = __syncthreads_or(inclusive_lanes != 0);
+      if (warp == 0) {
+        run_carry<T> w = lane < warps ? folds[lane] : run_carry<T>{0, T{}, false};
+        unsigned const inclusive_warps = __ballot_sync(full_warp_mask, lane < warps && inclusive_in[lane]);
+        if (inclusive_warps && lane > __ffs(inclusive_warps) - 1) w = {0, T{}, false};
+        prefix = then(shuffle_from(fold_back(w, op), 0), prefix, op);
+      }
+      if (done) return prefix;
+      __syncthreads();  // warp 0 has read the folds before the next window rewrites them
+    }
+  }
+
+  // Lane 0: the fold of the warp's lanes from 31 down to 0 (lane 31 the farthest tile, first).
+  template <class Op>
+  __device__ static run_carry<T> fold_back(run_carry<T> c, Op const& op) {
+    int const lane = threadIdx.x % 32;
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {  // lane i: lanes min(i + 2d - 1, 31)..i
+      run_carry<T> const other = shuffle_down(c, d);
+      if (lane + d < 32) c = then(other, c, op);
+    }
+    return c;
   }
 };
 
@@ -130,23 +210,46 @@ struct run_scan_shared_keys {
   K last_of_warp[32];   // each warp's last key, for the lane after it
 };
 
-// One tile a block: n pairs (keys[i], values[i]); outputs as reduce_by_key says.
+// A tile's outputs gathered in shared memory, so that a tile with many runs writes them coalesced
+// (each thread's runs are scattered at stride items otherwise: 8x the store transactions at mean
+// length 1). keys[r]: the tile's r-th head; values[r]: the run r - 1 after the one open before the tile.
+template <class K, class T, int TileItems>
+struct run_scan_stage {
+  static constexpr bool fits = TileItems * (sizeof(K) + sizeof(T)) <= 32768;  // else scattered directly
+  static constexpr int slots = fits ? TileItems : 1;
+  shared_array<K, slots> keys;
+  shared_array<T, slots + 1> values;
+};
+
+// One tile a block: n pairs (keys[i], values[i]); outputs as reduce_by_key says. At least 768 threads
+// an SM (3 blocks of 256: registers capped at 80): the kernel is bound by the bytes in flight, tiles x
+// tile size / a tile's lifetime (docs/notes/family.md), and a fourth block's tile is worth more than
+// the registers it costs.
 template <int BlockSize, int ItemsPerThread, class T, class KeyIt, class ValIt, class KeyOut, class ValOut,
           class CountOut, class Eq, class Op>
-__global__ void __launch_bounds__(BlockSize)
+__global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
     reduce_by_key_kernel(KeyIt keys, ValIt values, cuda::std::int64_t n, KeyOut keys_out, ValOut values_out,
                          CountOut count_out, Eq eq, Op op, tile_carries<T> carries) {
   using K = item_value_t<decltype(keys[0])>;
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
+  using stage_t = run_scan_stage<K, T, BlockSize * ItemsPerThread>;
   __shared__ unsigned tile_shared;
+  __shared__ bool first_is_head, last_ends_run;
   __shared__ run_carry<T> warp_totals[BlockSize / 32];
   __shared__ run_carry<T> tile_prefix;
+  __shared__ run_carry<T> window_folds[BlockSize / 32];
+  __shared__ bool window_inclusive[BlockSize / 32];
   __shared__ run_scan_shared_keys<K> edge_keys;
+  __shared__ stage_t stage;
 
-  if (threadIdx.x == 0) tile_shared = atomicAdd(carries.next_tile, 1u);
+  if (threadIdx.x == 0) {
+    tile_shared = atomicAdd(carries.next_tile, 1u);
+    last_ends_run = false;
+  }
   __syncthreads();
   unsigned const tile = tile_shared;
   cuda::std::int64_t const tile_base = cuda::std::int64_t(tile) * tile_items;
+  cuda::std::int64_t const tile_last = (n - tile_base < tile_items ? n : tile_base + tile_items) - 1;
   cuda::std::int64_t const mine = tile_base + cuda::std::int64_t(threadIdx.x) * ItemsPerThread;
   int const lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 
@@ -154,6 +257,10 @@ __global__ void __launch_bounds__(BlockSize)
   K k[ItemsPerThread];
   T v[ItemsPerThread];
   int const valid = n - mine >= ItemsPerThread ? ItemsPerThread : n - mine > 0 ? static_cast<int>(n - mine) : 0;
+  // The keys either side of the tile, loaded with the tile (they would cost a round trip later).
+  K key_before_tile, key_after_tile;
+  if (threadIdx.x == 0 && tile_base > 0) key_before_tile = keys[tile_base - 1];
+  if (threadIdx.x == BlockSize - 1 && tile_base + tile_items < n) key_after_tile = keys[tile_base + tile_items];
   load_consecutive(k, keys, mine, valid);
   load_consecutive(v, values, mine, valid);
   // The key before this thread's first (from the lane before, the warp before, or the tile before)
@@ -164,9 +271,9 @@ __global__ void __launch_bounds__(BlockSize)
   K after = shuffle_down(k[0], 1);
   __syncthreads();
   bool const has_before = mine > 0;
-  if (lane == 0 && has_before) before = warp > 0 ? edge_keys.last_of_warp[warp - 1] : keys[mine - 1];
+  if (lane == 0 && has_before) before = warp > 0 ? edge_keys.last_of_warp[warp - 1] : key_before_tile;
   bool const has_after = valid == ItemsPerThread && mine + ItemsPerThread < n;
-  if (lane == 31 && has_after) after = warp + 1 < BlockSize / 32 ? edge_keys.first_of_warp[warp + 1] : keys[mine + ItemsPerThread];
+  if (lane == 31 && has_after) after = warp + 1 < BlockSize / 32 ? edge_keys.first_of_warp[warp + 1] : key_after_tile;
 
   // Heads, and the thread's carry.
   bool head[ItemsPerThread];
@@ -183,25 +290,30 @@ __global__ void __launch_bounds__(BlockSize)
       }
     }
   }
+  if (threadIdx.x == 0) first_is_head = head[0];
   run_carry<T> block_total;
   run_carry<T> const within = block_exclusive_scan<BlockSize>(mine_carry, op, block_total, warp_totals);
 
-  // The carry of every earlier tile: thread 0 publishes this tile's and looks back.
-  if (threadIdx.x == 0) {
-    if (tile == 0) {
+  // The carry of every earlier tile: thread 0 publishes this tile's, the block looks back.
+  if (tile == 0) {
+    if (threadIdx.x == 0) {
       carries.publish(0, block_total, true);
       tile_prefix = {0, T{}, false};
-    } else {
-      carries.publish(tile, block_total, false);
-      run_carry<T> const prefix = carries.look_back(tile, op);
-      carries.publish(tile, then(prefix, block_total, op), true);
-      tile_prefix = prefix;
+    }
+  } else {
+    if (threadIdx.x == 0) carries.publish(tile, block_total, false);
+    run_carry<T> const before_tile = carries.template look_back<BlockSize>(tile, op, window_folds, window_inclusive);
+    if (threadIdx.x == 0) {
+      carries.publish(tile, then(before_tile, block_total, op), true);
+      tile_prefix = before_tile;
     }
   }
   __syncthreads();
   run_carry<T> const prefix = then(tile_prefix, within, op);
+  cuda::std::int64_t const key_base = tile_prefix.heads;  // the run of the tile's first head
+  bool const staged = stage_t::fits && block_total.heads > BlockSize;  // the same in every thread
 
-  // Each run's first key where it starts, its fold where it ends.
+  // Each run's first key where it starts, its fold where it ends: to the outputs, or to the stage.
   cuda::std::int64_t run = prefix.heads - 1;  // the run open before this thread's first item
   T acc = prefix.tail;
 #pragma unroll
@@ -209,15 +321,28 @@ __global__ void __launch_bounds__(BlockSize)
     if (j < valid) {
       if (head[j]) {
         ++run;
-        keys_out[run] = k[j];
+        if (staged) stage.keys.data()[run - key_base] = k[j];
+        else keys_out[run] = k[j];
         acc = v[j];
       } else {
         acc = static_cast<T>(op(acc, v[j]));
       }
       bool const last_of_run = j + 1 < valid ? head[j + 1] : !(j + 1 == ItemsPerThread && has_after) || !eq(k[j], after);
-      if (last_of_run) values_out[run] = acc;
+      if (last_of_run) {
+        if (staged) stage.values.data()[run - key_base + 1] = acc;
+        else values_out[run] = acc;
+        if (mine + j == tile_last) last_ends_run = true;
+      }
       if (mine + j == n - 1) *count_out = run + 1;
     }
+  }
+  if (staged) {
+    __syncthreads();
+    for (cuda::std::int64_t r = threadIdx.x; r < block_total.heads; r += BlockSize) keys_out[key_base + r] = stage.keys.data()[r];
+    cuda::std::int64_t const first_slot = first_is_head ? 1 : 0;
+    cuda::std::int64_t const slots = block_total.heads + (last_ends_run ? 1 : 0);
+    for (cuda::std::int64_t r = first_slot + threadIdx.x; r < slots; r += BlockSize)
+      values_out[key_base - 1 + r] = stage.values.data()[r];
   }
 }
 
