@@ -9,6 +9,7 @@ what this prints).
     python3 scripts/family_tables.py RUN.json[.xz]              # the algorithms' table
     python3 scripts/family_tables.py RUN.json[.xz] --any-of     # any_of by the first hit
     python3 scripts/family_tables.py RUN.json[.xz] --held       # device_count against per-size graphs
+    python3 scripts/family_tables.py RUN.json[.xz] --by-key     # reduce_by_key against CUB and Thrust
 """
 import sys
 
@@ -37,7 +38,23 @@ def key_rows(family):
     return seen
 
 
-if '--held' in sys.argv:
+if '--by-key' in sys.argv:
+    meta = load_result(sys.argv[1])
+    peak = meta.get('memory_gbs')
+    print('| runs | n | cascade hot us | CUB hot us | CUB / cascade | Thrust / cascade (to host) | cascade GB/s '
+          '(pairs read, runs written) | of the %s GB/s peak |' % peak)
+    print('|---|---|---|---|---|---|---|---|')
+    for config, item, n in key_rows('reduce_by_key'):
+        c, h = (next(x for x in rows if (x['family'], x['config'], x['n'], x['name']) == ('reduce_by_key', config, n, name))
+                for name in ('cascade::reduce_by_key_into', 'cascade::reduce_by_key'))
+        u = find('reduce_by_key', config, item, n, 'cub::')
+        t = find('reduce_by_key', config, item, n, 'thrust::')
+        moved = 8.0 * n + 8.0 * float(c['result'])  # 4-byte keys and values in, a key and a value a run out
+        gbps = moved / c['hot_us'] / 1e3
+        print('| %s | %s | %.1f | %.1f | %.3f | %.2f | %.0f | %.0f%% |' % (
+            config, pow2(n), c['hot_us'], u['hot_us'], u['hot_us'] / c['hot_us'], t['hot_idle_us'] / h['hot_idle_us'],
+            gbps, 100.0 * gbps / peak))
+elif '--held' in sys.argv:
     print('| n | held graph hot us | per-size graph hot us | difference | held graph incl. us | per-size graph incl. us |')
     print('|---|---|---|---|---|---|')
     for config, item, n in key_rows('device_count'):
