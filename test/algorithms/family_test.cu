@@ -250,6 +250,33 @@ TEST_CASE_TEMPLATE("min_element, max_element, minmax_element: Thrust's iterators
   }
 }
 
+TEST_CASE_TEMPLATE("minmax_element with last_max: std's positions, the last largest", T, int, float, std::uint8_t,
+                   double) {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ (0xe9 + sizeof(T)));
+  thrust::device_vector<long long> d_pos(2);
+  for (long long n : sizes(rng)) {
+    CAPTURE(n);
+    std::vector<T> xs(n);
+    for (auto& x : xs) x = static_cast<T>(rng() % 100);  // many ties
+    thrust::device_vector<T> d(xs.begin(), xs.end());
+    T const* p = thrust::raw_pointer_cast(d.data());
+    auto const [slo, shi] = std::minmax_element(xs.begin(), xs.end());  // the first smallest, the last largest
+    long long const lo = slo - xs.begin(), hi = shi - xs.begin();
+    for_each_policy<false>([&](auto policy) {
+      CAPTURE(policy_name);
+      auto const [a, b] = cascade::minmax_element(policy, p, p + n, cascade::last_max);
+      CHECK(a - p == lo);
+      CHECK(b - p == hi);
+      d_pos[0] = d_pos[1] = -1;
+      cascade::minmax_element_into(policy, p, p + n, thrust::raw_pointer_cast(d_pos.data()),
+                                   thrust::raw_pointer_cast(d_pos.data()) + 1, cascade::last_max);
+      CHECK(d_pos[0] == lo);
+      CHECK(d_pos[1] == hi);
+    });
+  }
+}
+
 TEST_CASE("_element over NaN and signed zeros: argmin's and argmax's rules") {
   float const nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> xs = {3.0f, 0.0f, -0.0f, -1.0f, nan, -1.0f, nan, 0.0f};
@@ -262,6 +289,30 @@ TEST_CASE("_element over NaN and signed zeros: argmin's and argmax's rules") {
     CHECK(cascade::min_element(policy, p + 1, p + 3) - p == 2);  // -0 before +0
     CHECK(cascade::max_element(policy, p + 1, p + 3) - p == 1);  // +0 before -0
     CHECK(cascade::argmin(policy, p, p + 8).index == cascade::min_element(policy, p, p + 8) - p);
+    auto const [lo, hi] = cascade::minmax_element(policy, p, p + 8, cascade::last_max);
+    CHECK(lo - p == 4);  // the first NaN
+    CHECK(hi - p == 6);  // the last NaN
+    auto const [lo0, hi0] = cascade::minmax_element(policy, p, p + 4, cascade::last_max);
+    CHECK(lo0 - p == 3);
+    CHECK(hi0 - p == 0);
+    auto const [zlo, zhi] = cascade::minmax_element(policy, p + 1, p + 3, cascade::last_max);
+    CHECK(zlo - p == 2);  // -0 before +0
+    CHECK(zhi - p == 1);  // +0 before -0, however late the -0
+    auto const [tlo, thi] = cascade::minmax_element(policy, p + 1, p + 8, cascade::last_max);
+    CHECK(tlo - p == 4);
+    CHECK(thi - p == 6);
+  });
+  // items equal to maximum's identity (what an empty part starts from): the last of them, not the identity's
+  thrust::device_vector<float> low(5, -std::numeric_limits<float>::infinity());
+  thrust::device_vector<int> lowest(5, std::numeric_limits<int>::min());
+  float const* pl = thrust::raw_pointer_cast(low.data());
+  int const* pi = thrust::raw_pointer_cast(lowest.data());
+  for_each_policy<false>([&](auto policy) {
+    CAPTURE(policy_name);
+    auto const [a, b] = cascade::minmax_element(policy, pl, pl + 5, cascade::last_max);
+    CHECK((a - pl == 0 && b - pl == 4));
+    auto const [c, e] = cascade::minmax_element(policy, pi, pi + 5, cascade::last_max);
+    CHECK((c - pi == 0 && e - pi == 4));
   });
 }
 
@@ -306,6 +357,10 @@ TEST_CASE("_element of an empty range is last; its _into forms write n") {
   CHECK(cascade::max_element(p_last_block{}, p + 2, p + 2) == p + 2);
   auto const [a, b] = cascade::minmax_element(p_last_block{}, p, p);
   CHECK((a == p && b == p));
+  auto const [la, lb] = cascade::minmax_element(p_last_block{}, p + 1, p + 1, cascade::last_max);
+  CHECK((la == p + 1 && lb == p + 1));
+  auto const [oa, ob] = cascade::minmax_element(p_last_block{}, p, p + 4, cascade::last_max);  // all equal
+  CHECK((oa == p && ob == p + 3));
   cascade::min_element_into(p_last_block{}, p, p, thrust::raw_pointer_cast(pos.data()));
   cascade::max_element_into(p_last_block{}, p, p, thrust::raw_pointer_cast(pos.data()) + 1);
   CHECK(pos[0] == 0);

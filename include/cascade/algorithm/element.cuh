@@ -4,6 +4,7 @@
 //   auto [lo2, hi] = cascade::minmax_element(policy{}, d, d + n);          // one pass
 //   cascade::min_element_into(policy{}.on(s), d, d + n, d_pos);            // the offset, to device memory
 //   auto far = cascade::max_element(policy{}, d, d + n, by_magnitude{});  // under a comparator
+//   auto [lo3, hi3] = cascade::minmax_element(policy{}, d, d + n, cascade::last_max);  // std's: last largest
 //
 // argmin, argmax and minmax (arg_reduce.cuh) with their rules: the first occurrence on ties (also
 // for max_element, where std's minmax_element returns the last largest), a NaN before every number,
@@ -81,6 +82,20 @@ std::pair<It, It> minmax_element(Policy const& policy, It first, It last) {
   return {first + r.min.index, first + r.max.index};
 }
 
+// With last_max: the first smallest and the last largest, as std::minmax_element returns them (Thrust's
+// and the form above return the first largest); the same ranking, NaN and signed-zero rules.
+struct last_max_t {};
+inline constexpr last_max_t last_max{};
+
+template <class Policy, class It>
+  requires is_policy_v<Policy>
+std::pair<It, It> minmax_element(Policy const& policy, It first, It last, last_max_t) {
+  auto const n = detail::checked_size(first, last, "cascade::minmax_element");
+  if (n == 0) return {last, last};
+  auto const r = detail::element_result<arg_min_last_max>(policy, first, n, "cascade::minmax_element");
+  return {first + r.min.index, first + r.max.index};
+}
+
 // Under comp, a strict weak order ("a before b"), as std::min_element(first, last, comp): the first
 // item no other comes before (min), the first that comes before no other (max; std::minmax_element's
 // maximum is the last such).
@@ -131,6 +146,17 @@ void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_po
   detail::element_into<arg_min_max>(policy, first, last,
                                     detail::both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position},
                                     "cascade::minmax_element_into");
+}
+
+template <class Policy, class It, class MinIt, class MaxIt>
+  requires is_policy_v<Policy>
+void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_position, MaxIt d_max_position,
+                         last_max_t) {
+  detail::check_device_accessible(d_min_position, "the output (d_min_position)");
+  detail::check_device_accessible(d_max_position, "the output (d_max_position)");
+  detail::element_into<arg_min_last_max>(policy, first, last,
+                                         detail::both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position},
+                                         "cascade::minmax_element_into");
 }
 
 template <class Policy, class It, class OutIt, class Comp>

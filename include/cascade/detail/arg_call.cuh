@@ -13,10 +13,10 @@
 
 namespace cascade::detail {
 
-// ArgOp: arg_min, arg_max or arg_min_max; T: the value type.
+// ArgOp: arg_min, arg_max, arg_min_max or arg_min_last_max; T: the value type.
 template <class ArgOp, class T>
 struct arg_call {
-  static constexpr bool both = cuda::std::is_same_v<ArgOp, arg_min_max>;
+  static constexpr bool both = cuda::std::is_same_v<ArgOp, arg_min_max> || cuda::std::is_same_v<ArgOp, arg_min_last_max>;
   static constexpr bool lowest = both || cuda::std::is_same_v<ArgOp, arg_min>;
   static constexpr bool highest = both || cuda::std::is_same_v<ArgOp, arg_max>;
   using result = cuda::std::conditional_t<both, minmax_result<T>, indexed<T>>;

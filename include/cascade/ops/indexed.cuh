@@ -71,6 +71,29 @@ struct arg_min_max {
   }
 };
 
+// std::minmax_element's maximum: the larger value; of values that rank alike, the larger index (the
+// last occurrence; of NaNs, the last). The pair without a position (what an empty range gives) gives
+// way to any other, so a tie never goes to it.
+struct arg_max_last {
+  static constexpr bool is_arg_reduction = true;  // (the tuning tables' arg entries)
+  template <class T>
+  __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
+    if (a.index == detail::no_index) return b;
+    if (b.index == detail::no_index) return a;
+    int const c = detail::rank_compare<true>(b.value, a.value);
+    return c < 0 || (c == 0 && a.index < b.index) ? b : a;
+  }
+};
+
+// The first smallest and the last largest, in one pass: what std::minmax_element returns.
+struct arg_min_last_max {
+  static constexpr bool is_arg_reduction = true;
+  template <class T>
+  __host__ __device__ constexpr minmax_result<T> operator()(minmax_result<T> const& a, minmax_result<T> const& b) const {
+    return {arg_min{}(a.min, b.min), arg_max_last{}(a.max, b.max)};
+  }
+};
+
 // The same under a caller's strict weak order comp(a, b) ("a before b"): arg_min_by keeps the first
 // item no other comes before, arg_max_by the first that comes before no other. No identity is needed:
 // the pair that carries no_index (what an empty range gives) gives way to any other. Values compare
