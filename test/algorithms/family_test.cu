@@ -216,8 +216,8 @@ TEST_CASE("inner_product: exact for integers, within the bound for floats, both 
 #endif
 
 #if CASCADE_FAMILY_HAS(1)
-TEST_CASE_TEMPLATE("min_element, max_element, minmax_element: Thrust's iterators, the first on ties", T, int, float,
-                   std::uint8_t, double) {
+TEST_CASE_TEMPLATE("min/max/minmax_element: Thrust's iterators (the first on ties), std's with last_max", T, int,
+                   float, std::uint8_t, double) {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ (0xe1 + sizeof(T)));
   thrust::device_vector<long long> d_pos(2);
@@ -229,6 +229,7 @@ TEST_CASE_TEMPLATE("min_element, max_element, minmax_element: Thrust's iterators
     T const* p = thrust::raw_pointer_cast(d.data());
     long long const lo = std::min_element(xs.begin(), xs.end()) - xs.begin();
     long long const hi = std::max_element(xs.begin(), xs.end()) - xs.begin();  // std: the first largest too
+    long long const last_hi = std::minmax_element(xs.begin(), xs.end()).second - xs.begin();  // the last largest
     if (n > 0) {  // (CUB's, not Thrust's: Thrust's result's padding fails initcheck)
       REQUIRE(cub_argmin(p, n, false).index == lo);
       REQUIRE(cub_argmin(p, n, true).index == hi);
@@ -246,33 +247,14 @@ TEST_CASE_TEMPLATE("min_element, max_element, minmax_element: Thrust's iterators
                                    thrust::raw_pointer_cast(d_pos.data()));
       CHECK(d_pos[1] == lo);
       CHECK(d_pos[0] == hi);
-    });
-  }
-}
-
-TEST_CASE_TEMPLATE("minmax_element with last_max: std's positions, the last largest", T, int, float, std::uint8_t,
-                   double) {
-  CASCADE_SEED_INFO();
-  std::mt19937_64 rng(base_seed() ^ (0xe9 + sizeof(T)));
-  thrust::device_vector<long long> d_pos(2);
-  for (long long n : sizes(rng)) {
-    CAPTURE(n);
-    std::vector<T> xs(n);
-    for (auto& x : xs) x = static_cast<T>(rng() % 100);  // many ties
-    thrust::device_vector<T> d(xs.begin(), xs.end());
-    T const* p = thrust::raw_pointer_cast(d.data());
-    auto const [slo, shi] = std::minmax_element(xs.begin(), xs.end());  // the first smallest, the last largest
-    long long const lo = slo - xs.begin(), hi = shi - xs.begin();
-    for_each_policy<false>([&](auto policy) {
-      CAPTURE(policy_name);
-      auto const [a, b] = cascade::minmax_element(policy, p, p + n, cascade::last_max);
-      CHECK(a - p == lo);
-      CHECK(b - p == hi);
+      auto const [c, e] = cascade::minmax_element(policy, p, p + n, cascade::last_max);
+      CHECK(c - p == lo);
+      CHECK(e - p == last_hi);
       d_pos[0] = d_pos[1] = -1;
-      cascade::minmax_element_into(policy, p, p + n, thrust::raw_pointer_cast(d_pos.data()),
-                                   thrust::raw_pointer_cast(d_pos.data()) + 1, cascade::last_max);
-      CHECK(d_pos[0] == lo);
-      CHECK(d_pos[1] == hi);
+      cascade::minmax_element_into(policy, p, p + n, thrust::raw_pointer_cast(d_pos.data()) + 1,
+                                   thrust::raw_pointer_cast(d_pos.data()), cascade::last_max);
+      CHECK(d_pos[1] == lo);
+      CHECK(d_pos[0] == last_hi);
     });
   }
 }

@@ -25,35 +25,63 @@
 
 namespace cascade::detail {
 
-template <class ArgOp, class Policy, class It>
-auto element_result(Policy const& policy, It first, cuda::std::int64_t n, char const* who) {
-  using call = arg_call<ArgOp, input_value_t<It>>;
-  if constexpr (call::identities_ok())
-    return reduce_n(policy, call::input(first), n, call::init(), ArgOp{}, who);
-  else
-    return typename call::result{};
+// The pairs' reduction under Op, to the host (pairs_result) or to d_out (pairs_into): a rank op
+// (arg_min, arg_max, arg_min_max, arg_min_last_max) starts from its identities (arg_call.cuh), an op
+// under a comparator (arg_min_by, ...: it has `comp`) from pairs without a position.
+template <class Op>
+inline constexpr bool under_comparator = requires(Op op) { op.comp; };
+
+template <class Op, class Policy, class It>
+auto pairs_result(Policy const& policy, It first, cuda::std::int64_t n, Op op, char const* who) {
+  if constexpr (under_comparator<Op>) {
+    return arg_reduce_by(policy, first, n, op, who);
+  } else {
+    using call = arg_call<Op, input_value_t<It>>;
+    if constexpr (call::identities_ok()) return reduce_n(policy, call::input(first), n, call::init(), op, who);
+    else return typename call::result{};
+  }
 }
 
-template <class ArgOp, class Policy, class It, class OutIt>
-void element_into(Policy const& policy, It first, It last, OutIt d_out, char const* who) {
-  using call = arg_call<ArgOp, input_value_t<It>>;
+template <class Op, class Policy, class It, class OutIt>
+void pairs_into(Policy const& policy, It first, It last, OutIt d_out, Op op, char const* who) {
   auto const n = checked_size(first, last, who);
-  if constexpr (call::identities_ok())
-    dispatch_reduce_into(policy, call::input(first), n, d_out, call::init(), ArgOp{});
+  if constexpr (under_comparator<Op>) {
+    arg_reduce_by_into(policy, first, n, d_out, op);
+  } else {
+    using call = arg_call<Op, input_value_t<It>>;
+    if constexpr (call::identities_ok()) dispatch_reduce_into(policy, call::input(first), n, d_out, call::init(), op);
+  }
 }
 
 // min_element's or max_element's iterator (last when empty), and its _into form's offset.
-template <class ArgOp, class Policy, class It>
-It element_position(Policy const& policy, It first, It last, char const* who) {
+template <class Op, class Policy, class It>
+It element_position(Policy const& policy, It first, It last, Op op, char const* who) {
   auto const n = checked_size(first, last, who);
   if (n == 0) return last;
-  return first + element_result<ArgOp>(policy, first, n, who).index;
+  return first + pairs_result(policy, first, n, op, who).index;
 }
 
-template <class ArgOp, class Policy, class It, class OutIt>
-void element_position_into(Policy const& policy, It first, It last, OutIt d_position, char const* who) {
+template <class Op, class Policy, class It, class OutIt>
+void element_position_into(Policy const& policy, It first, It last, OutIt d_position, Op op, char const* who) {
   check_device_accessible(d_position, "the output (d_position)");
-  element_into<ArgOp>(policy, first, last, transform_output<OutIt, position_of>{d_position, {}}, who);
+  pairs_into(policy, first, last, transform_output<OutIt, position_of>{d_position, {}}, op, who);
+}
+
+// minmax_element's two iterators ({last, last} when empty), and its _into form's two offsets.
+template <class Op, class Policy, class It>
+std::pair<It, It> element_positions(Policy const& policy, It first, It last, Op op, char const* who) {
+  auto const n = checked_size(first, last, who);
+  if (n == 0) return {last, last};
+  auto const r = pairs_result(policy, first, n, op, who);
+  return {first + r.min.index, first + r.max.index};
+}
+
+template <class Op, class Policy, class It, class MinIt, class MaxIt>
+void element_positions_into(Policy const& policy, It first, It last, MinIt d_min_position, MaxIt d_max_position, Op op,
+                            char const* who) {
+  check_device_accessible(d_min_position, "the output (d_min_position)");
+  check_device_accessible(d_max_position, "the output (d_max_position)");
+  pairs_into(policy, first, last, both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position}, op, who);
 }
 
 }  // namespace cascade::detail
@@ -63,23 +91,20 @@ namespace cascade {
 template <class Policy, class It>
   requires is_policy_v<Policy>
 It min_element(Policy const& policy, It first, It last) {
-  return detail::element_position<arg_min>(policy, first, last, "cascade::min_element");
+  return detail::element_position(policy, first, last, arg_min{}, "cascade::min_element");
 }
 
 template <class Policy, class It>
   requires is_policy_v<Policy>
 It max_element(Policy const& policy, It first, It last) {
-  return detail::element_position<arg_max>(policy, first, last, "cascade::max_element");
+  return detail::element_position(policy, first, last, arg_max{}, "cascade::max_element");
 }
 
 // {min_element, max_element}, read in one pass.
 template <class Policy, class It>
   requires is_policy_v<Policy>
 std::pair<It, It> minmax_element(Policy const& policy, It first, It last) {
-  auto const n = detail::checked_size(first, last, "cascade::minmax_element");
-  if (n == 0) return {last, last};
-  auto const r = detail::element_result<arg_min_max>(policy, first, n, "cascade::minmax_element");
-  return {first + r.min.index, first + r.max.index};
+  return detail::element_positions(policy, first, last, arg_min_max{}, "cascade::minmax_element");
 }
 
 // With last_max: the first smallest and the last largest, as std::minmax_element returns them (Thrust's
@@ -90,10 +115,7 @@ inline constexpr last_max_t last_max{};
 template <class Policy, class It>
   requires is_policy_v<Policy>
 std::pair<It, It> minmax_element(Policy const& policy, It first, It last, last_max_t) {
-  auto const n = detail::checked_size(first, last, "cascade::minmax_element");
-  if (n == 0) return {last, last};
-  auto const r = detail::element_result<arg_min_last_max>(policy, first, n, "cascade::minmax_element");
-  return {first + r.min.index, first + r.max.index};
+  return detail::element_positions(policy, first, last, arg_min_last_max{}, "cascade::minmax_element");
 }
 
 // Under comp, a strict weak order ("a before b"), as std::min_element(first, last, comp): the first
@@ -102,26 +124,19 @@ std::pair<It, It> minmax_element(Policy const& policy, It first, It last, last_m
 template <class Policy, class It, class Comp>
   requires is_policy_v<Policy>
 It min_element(Policy const& policy, It first, It last, Comp comp) {
-  auto const n = detail::checked_size(first, last, "cascade::min_element");
-  if (n == 0) return last;
-  return first + detail::arg_reduce_by(policy, first, n, arg_min_by<Comp>{comp}, "cascade::min_element").index;
+  return detail::element_position(policy, first, last, arg_min_by<Comp>{comp}, "cascade::min_element");
 }
 
 template <class Policy, class It, class Comp>
   requires is_policy_v<Policy>
 It max_element(Policy const& policy, It first, It last, Comp comp) {
-  auto const n = detail::checked_size(first, last, "cascade::max_element");
-  if (n == 0) return last;
-  return first + detail::arg_reduce_by(policy, first, n, arg_max_by<Comp>{comp}, "cascade::max_element").index;
+  return detail::element_position(policy, first, last, arg_max_by<Comp>{comp}, "cascade::max_element");
 }
 
 template <class Policy, class It, class Comp>
   requires is_policy_v<Policy>
 std::pair<It, It> minmax_element(Policy const& policy, It first, It last, Comp comp) {
-  auto const n = detail::checked_size(first, last, "cascade::minmax_element");
-  if (n == 0) return {last, last};
-  auto const r = detail::arg_reduce_by(policy, first, n, arg_min_max_by<Comp>{comp}, "cascade::minmax_element");
-  return {first + r.min.index, first + r.max.index};
+  return detail::element_positions(policy, first, last, arg_min_max_by<Comp>{comp}, "cascade::minmax_element");
 }
 
 // The positions written to device memory (offsets from first), ordered on the policy's stream; the
@@ -129,61 +144,48 @@ std::pair<It, It> minmax_element(Policy const& policy, It first, It last, Comp c
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void min_element_into(Policy const& policy, It first, It last, OutIt d_position) {
-  detail::element_position_into<arg_min>(policy, first, last, d_position, "cascade::min_element_into");
+  detail::element_position_into(policy, first, last, d_position, arg_min{}, "cascade::min_element_into");
 }
 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void max_element_into(Policy const& policy, It first, It last, OutIt d_position) {
-  detail::element_position_into<arg_max>(policy, first, last, d_position, "cascade::max_element_into");
+  detail::element_position_into(policy, first, last, d_position, arg_max{}, "cascade::max_element_into");
 }
 
 template <class Policy, class It, class MinIt, class MaxIt>
   requires is_policy_v<Policy>
 void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_position, MaxIt d_max_position) {
-  detail::check_device_accessible(d_min_position, "the output (d_min_position)");
-  detail::check_device_accessible(d_max_position, "the output (d_max_position)");
-  detail::element_into<arg_min_max>(policy, first, last,
-                                    detail::both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position},
-                                    "cascade::minmax_element_into");
+  detail::element_positions_into(policy, first, last, d_min_position, d_max_position, arg_min_max{},
+                                 "cascade::minmax_element_into");
 }
 
 template <class Policy, class It, class MinIt, class MaxIt>
   requires is_policy_v<Policy>
 void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_position, MaxIt d_max_position,
                          last_max_t) {
-  detail::check_device_accessible(d_min_position, "the output (d_min_position)");
-  detail::check_device_accessible(d_max_position, "the output (d_max_position)");
-  detail::element_into<arg_min_last_max>(policy, first, last,
-                                         detail::both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position},
-                                         "cascade::minmax_element_into");
+  detail::element_positions_into(policy, first, last, d_min_position, d_max_position, arg_min_last_max{},
+                                 "cascade::minmax_element_into");
 }
 
 template <class Policy, class It, class OutIt, class Comp>
   requires is_policy_v<Policy>
 void min_element_into(Policy const& policy, It first, It last, OutIt d_position, Comp comp) {
-  detail::check_device_accessible(d_position, "the output (d_position)");
-  detail::arg_reduce_by_into(policy, first, detail::checked_size(first, last, "cascade::min_element_into"),
-                             detail::transform_output<OutIt, detail::position_of>{d_position, {}}, arg_min_by<Comp>{comp});
+  detail::element_position_into(policy, first, last, d_position, arg_min_by<Comp>{comp}, "cascade::min_element_into");
 }
 
 template <class Policy, class It, class OutIt, class Comp>
   requires is_policy_v<Policy>
 void max_element_into(Policy const& policy, It first, It last, OutIt d_position, Comp comp) {
-  detail::check_device_accessible(d_position, "the output (d_position)");
-  detail::arg_reduce_by_into(policy, first, detail::checked_size(first, last, "cascade::max_element_into"),
-                             detail::transform_output<OutIt, detail::position_of>{d_position, {}}, arg_max_by<Comp>{comp});
+  detail::element_position_into(policy, first, last, d_position, arg_max_by<Comp>{comp}, "cascade::max_element_into");
 }
 
 template <class Policy, class It, class MinIt, class MaxIt, class Comp>
   requires is_policy_v<Policy>
 void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_position, MaxIt d_max_position,
                          Comp comp) {
-  detail::check_device_accessible(d_min_position, "the output (d_min_position)");
-  detail::check_device_accessible(d_max_position, "the output (d_max_position)");
-  detail::arg_reduce_by_into(policy, first, detail::checked_size(first, last, "cascade::minmax_element_into"),
-                             detail::both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position},
-                             arg_min_max_by<Comp>{comp});
+  detail::element_positions_into(policy, first, last, d_min_position, d_max_position, arg_min_max_by<Comp>{comp},
+                                 "cascade::minmax_element_into");
 }
 
 }  // namespace cascade
