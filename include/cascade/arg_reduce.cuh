@@ -59,11 +59,9 @@ void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, char 
 // With the caller's memory resource.
 template <class ArgOp, class Policy, class It, class OutIt, class Resource>
 void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, Resource& resource, char const* who) {
-  auto const n = checked_nonempty_size(first, last, who);
   scratch_source const source = resource_scratch_source(resource);
   scoped_scratch_source const use(source);
-  using call = arg_call<ArgOp, input_value_t<It>>;
-  if constexpr (call::identities_ok()) dispatch_reduce_into(policy, call::input(first), n, d_out, call::init(), ArgOp{});
+  arg_reduce_into<ArgOp>(policy, first, last, d_out, who);
 }
 
 // With CUB's temporary storage (reduce_into's two-phase form says how).
@@ -78,21 +76,17 @@ void arg_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Poli
 
 // Under a comparator: ByOp is arg_min_by<Comp>, arg_max_by<Comp> or arg_min_max_by<Comp>; the
 // accumulator starts from a pair without a position, so the value type needs no identity.
-template <class T, class Comp>
-indexed<T> by_init(arg_min_by<Comp> const&) {
-  return {no_index, T{}};
-}
-template <class T, class Comp>
-indexed<T> by_init(arg_max_by<Comp> const&) {
-  return {no_index, T{}};
-}
-template <class T, class Comp>
-minmax_result<T> by_init(arg_min_max_by<Comp> const&) {
-  return {{no_index, T{}}, {no_index, T{}}};
+template <class T, class ByOp>
+inline constexpr bool by_both = requires(ByOp op, minmax_result<T> r) { op(r, r); };
+template <class T, class ByOp>
+auto by_init(ByOp const&) {
+  indexed<T> const none{no_index, T{}};
+  if constexpr (by_both<T, ByOp>) return minmax_result<T>{none, none};
+  else return none;
 }
 template <class T, class It, class ByOp>
 auto by_input(It first, ByOp const&) {
-  if constexpr (requires(ByOp op, minmax_result<T> r) { op(r, r); }) return minmax_input<It, T>{first};
+  if constexpr (by_both<T, ByOp>) return minmax_input<It, T>{first};
   else return indexed_input<It, T>{first};
 }
 

@@ -95,7 +95,7 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
          n, keys_out, values_out, count_out, eq, op, carries);
 }
 
-template <class Policy, class KeyIt, class ValIt, class... Outs>
+template <class KeyIt, class ValIt, class... Outs>
 void check_by_key_pointers(KeyIt keys, ValIt values, cuda::std::int64_t n, Outs const&... outs) {
   if (n == 0) return;
   check_device_accessible(keys, "the keys");
@@ -115,7 +115,7 @@ template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, cl
 void reduce_by_key_into(Policy const& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
                         ValOut values_out, CountOut d_num_runs, Op op = {}, Eq eq = {}) {
   auto const n = detail::checked_size(keys_first, keys_last, "cascade::reduce_by_key_into");
-  detail::check_by_key_pointers<Policy>(keys_first, values_first, n, keys_out, values_out);
+  detail::check_by_key_pointers(keys_first, values_first, n, keys_out, values_out);
   detail::check_device_accessible(d_num_runs, "the output (d_num_runs)");
   detail::launch_context const call(policy.stream(), detail::current_device());
   detail::dispatch_reduce_by_key<Policy>(call, keys_first, values_first, n, keys_out, values_out, d_num_runs, op, eq);
@@ -128,7 +128,7 @@ std::pair<KeyOut, ValOut> reduce_by_key(Policy const& policy, KeyIt keys_first, 
                                         KeyOut keys_out, ValOut values_out, Op op = {}, Eq eq = {}) {
   auto const n = detail::checked_size(keys_first, keys_last, "cascade::reduce_by_key");
   if (n == 0) return {keys_out, values_out};
-  detail::check_by_key_pointers<Policy>(keys_first, values_first, n, keys_out, values_out);
+  detail::check_by_key_pointers(keys_first, values_first, n, keys_out, values_out);
   auto const runs = detail::run_to_host<cuda::std::int64_t>(
       policy.stream(), "cascade::reduce_by_key", [&](detail::launch_context const& call, auto out) {
         detail::dispatch_reduce_by_key<Policy>(call, keys_first, values_first, n, keys_out, values_out, out, op, eq);

@@ -108,9 +108,9 @@ struct tile_carries {
   // thread reads the flag of one of the BlockSize tiles before a window's end, waits until it has
   // published, and each warp folds its lanes back to their nearest inclusive carry (farthest first);
   // warp 0 folds the warps the same way, and the window moves BlockSize tiles back until one holds an
-  // inclusive carry. The walk is as long as the tiles in flight (all looking back at once, none
-  // inclusive yet), so tiles pass at (tiles a window) / (a window's latency): a thread walking back
-  // one tile at a time was 5x CUB's time, a warp's window of 32 (CUB's) 2.2x.
+  // inclusive carry (nearly always the first window). A thread walking back one tile at a time was
+  // 5x CUB's time; with packed words a warp's window of 32 (CUB's) measured within 1% of this one
+  // (docs/notes/family.md): what the look-back costs is waiting for the tiles before, not reading them.
   template <int BlockSize, class Op>
   __device__ run_carry<T> look_back(unsigned tile, Op const& op, run_carry<T> (&folds)[BlockSize / 32],
                                     bool (&inclusive_in)[BlockSize / 32]) const {
