@@ -59,9 +59,9 @@ void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, char 
 // With the caller's memory resource.
 template <class ArgOp, class Policy, class It, class OutIt, class Resource>
 void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, Resource& resource, char const* who) {
-  scratch_source const source = resource_scratch_source(resource);
-  scoped_scratch_source const use(source);
-  arg_reduce_into<ArgOp>(policy, first, last, d_out, who);
+  with_resource(resource, [&] {
+    arg_reduce_into<ArgOp>(policy, first, last, d_out, who);
+  });
 }
 
 // With CUB's temporary storage (reduce_into's two-phase form says how).

@@ -12,6 +12,7 @@
 #include "algorithm/element.cuh"
 #include "algorithm/inner_product.cuh"
 #include "algorithm/predicates.cuh"
+#include "algorithm/reduce_by_key.cuh"
 #include "arg_reduce.cuh"
 #include "device_values.cuh"
 #include "policy/default_policy.cuh"

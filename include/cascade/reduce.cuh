@@ -48,13 +48,13 @@ namespace cascade {
 // Writes init op (reduction of [first, last)) to *d_out (device memory), ordered on the policy's
 // stream. The host does not wait; synchronize the stream before reading the result.
 template <class Policy, class It, class OutIt, class T, class Op>
-  requires is_policy_v<Policy>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<Op>)
 void reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init, Op op) {
   detail::dispatch_reduce_into(policy, first, detail::checked_size(first, last), d_out, init, op);
 }
 
 template <class Policy, class It, class OutIt, class T>
-  requires(is_policy_v<Policy> && !detail::is_identity_op_v<T, It>)
+  requires(is_policy_v<Policy> && !detail::is_identity_op_v<T, It> && !stream_ordered_resource<T>)
 void reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init) {
   reduce_into(policy, first, last, d_out, init, plus{});
 }
@@ -80,9 +80,23 @@ template <class Policy, class It, class OutIt, class T, class Op, class Resource
   requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init, Op op, Resource&& resource) {
   auto const n = detail::checked_size(first, last, "cascade::reduce_into");
-  detail::scratch_source const source = detail::resource_scratch_source(resource);
-  detail::scoped_scratch_source const use(source);
-  detail::dispatch_reduce_into(policy, first, n, d_out, init, op);
+  detail::with_resource(resource, [&] {
+    detail::dispatch_reduce_into(policy, first, n, d_out, init, op);
+  });
+}
+
+// Without init, or without op, as above, with a resource last.
+template <class Policy, class It, class OutIt, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void reduce_into(Policy const& policy, It first, It last, OutIt d_out, Resource&& resource) {
+  detail::with_resource(resource, [&] { reduce_into(policy, first, last, d_out); });
+}
+
+template <class Policy, class It, class OutIt, class InitOrOp, class Resource>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<InitOrOp> &&
+           stream_ordered_resource<std::remove_reference_t<Resource>>)
+void reduce_into(Policy const& policy, It first, It last, OutIt d_out, InitOrOp init_or_op, Resource&& resource) {
+  detail::with_resource(resource, [&] { reduce_into(policy, first, last, d_out, init_or_op); });
 }
 
 // As above, with CUB's temporary storage: when d_temp_storage is null, sets temp_storage_bytes to what
@@ -97,6 +111,17 @@ void reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy c
   detail::dispatch_reduce_into(d_temp_storage, temp_storage_bytes, policy, first,
                                detail::checked_size(first, last, "cascade::reduce_into"), d_out, init, op,
                                "cascade::reduce_into");
+}
+
+// Without init or without op (as above), with CUB's temporary storage.
+template <class Policy, class It, class OutIt, class... Op>
+  requires(is_policy_v<Policy> && sizeof...(Op) <= 1 && requires(Policy const& p, It i, OutIt o, Op... op) {
+    reduce_into(p, i, i, o, op...);
+  })
+void reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
+                 OutIt d_out, Op... op) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::reduce_into",
+                            [&] { reduce_into(policy, first, last, d_out, op...); });
 }
 
 // Returns init op (reduction of [first, last)) to the host, once the device has written it. Work the

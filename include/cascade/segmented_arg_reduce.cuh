@@ -10,6 +10,9 @@
 
 #include <cuda/std/cstdint>
 
+#include <cstddef>
+#include <type_traits>
+
 #include "arg_reduce.cuh"
 #include "detail/kernel/input_iterators.cuh"
 #include "detail/segment_views.cuh"
@@ -68,6 +71,35 @@ template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
 void segmented_argmax_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
                            cuda::std::int64_t num_segments, OutIt d_out) {
   segmented_argmax(policy, first, begin_offsets, end_offsets, num_segments, d_out);
+}
+
+// As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh), last.
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class Resource>
+  requires(is_segmented_call_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void segmented_argmin_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out, Resource&& resource) {
+  detail::with_resource(resource, [&] { segmented_argmin(policy, first, begin_offsets, end_offsets, num_segments, d_out); });
+}
+
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class Resource>
+  requires(is_segmented_call_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void segmented_argmax_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out, Resource&& resource) {
+  detail::with_resource(resource, [&] { segmented_argmax(policy, first, begin_offsets, end_offsets, num_segments, d_out); });
+}
+
+// With CUB's temporary storage first: any form above with (d_temp_storage, temp_storage_bytes) before
+// its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_segmented_call_policy_v<Policy> && requires(Policy const& p, Args&... a) { segmented_argmin_into(p, a...); })
+void segmented_argmin_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::segmented_argmin_into", [&] { segmented_argmin_into(policy, args...); });
+}
+
+template <class Policy, class... Args>
+  requires(is_segmented_call_policy_v<Policy> && requires(Policy const& p, Args&... a) { segmented_argmax_into(p, a...); })
+void segmented_argmax_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::segmented_argmax_into", [&] { segmented_argmax_into(policy, args...); });
 }
 
 }  // namespace cascade

@@ -19,12 +19,14 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
+#include <cstddef>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
+#include "detail/runtime/temp_storage.cuh"
 #include "detail/segmented_dispatch.cuh"
 #include "exact/accumulator.cuh"  // so that exact_plus is refused by name (segmented_arguments_ok)
 #include "memory/resource.cuh"
@@ -228,18 +230,34 @@ template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class
   requires(is_segmented_call_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
                            cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, Resource&& resource) {
-  detail::scratch_source const source = detail::resource_scratch_source(resource);
-  detail::scoped_scratch_source const use(source);
-  segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op);
+  detail::with_resource(resource, [&] {
+    segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op);
+  });
 }
 
 template <class Policy, class It, class OutIt, class T, class Op, class Resource>
   requires(is_segmented_call_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void batched_reduce_into(Policy const& policy, It first, cuda::std::int64_t segment_size,
                          cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, Resource&& resource) {
-  detail::scratch_source const source = detail::resource_scratch_source(resource);
-  detail::scoped_scratch_source const use(source);
-  batched_reduce(policy, first, segment_size, num_segments, d_out, init, op);
+  detail::with_resource(resource, [&] {
+    batched_reduce(policy, first, segment_size, num_segments, d_out, init, op);
+  });
+}
+
+// With CUB's temporary storage first: any form above with (d_temp_storage, temp_storage_bytes) before
+// its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_segmented_call_policy_v<Policy> && requires(Policy const& p, Args&... a) { segmented_reduce_into(p, a...); })
+void segmented_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::segmented_reduce_into", [&] { segmented_reduce_into(policy, args...); });
+}
+
+// With CUB's temporary storage first: any form above with (d_temp_storage, temp_storage_bytes) before
+// its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_segmented_call_policy_v<Policy> && requires(Policy const& p, Args&... a) { batched_reduce_into(p, a...); })
+void batched_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::batched_reduce_into", [&] { batched_reduce_into(policy, args...); });
 }
 
 }  // namespace cascade

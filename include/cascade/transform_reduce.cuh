@@ -55,10 +55,10 @@ template <class Policy, class It, class OutIt, class T, class ReduceOp, class Tr
 void transform_reduce_into(Policy const& policy, It first, It last, OutIt d_out, T init, ReduceOp reduce_op,
                            TransformOp transform_op, Resource&& resource) {
   auto const n = detail::checked_size(first, last, "cascade::transform_reduce_into");
-  detail::scratch_source const source = detail::resource_scratch_source(resource);
-  detail::scoped_scratch_source const use(source);
-  detail::dispatch_reduce_into(policy, detail::transformed_input_t<It, TransformOp, T, ReduceOp>{first, transform_op}, n, d_out,
-                               init, reduce_op);
+  detail::with_resource(resource, [&] {
+    detail::dispatch_reduce_into(policy, detail::transformed_input_t<It, TransformOp, T, ReduceOp>{first, transform_op}, n, d_out,
+                                 init, reduce_op);
+  });
 }
 
 // As above, with CUB's temporary storage (reduce_into's two-phase form says how).

@@ -589,4 +589,141 @@ TEST_CASE("segmented_reduce_into and batched_reduce_into with a resource: the pl
   check(cascade::segmented_policy<cascade::segment::tiles, 256, 4>{});
 }
 
+// One _into call in each of its forms: form(s, extra...) makes the plain call on stream s (with a
+// resource when one is passed), two_phase(d_temp, bytes, s) the temporary-storage call. Every form must
+// leave the bytes of `out` (reset to a sentinel before each) as the plain call does; the query must
+// leave them alone and enqueue nothing (captured, an empty graph); too little storage must throw
+// before anything runs; neither form may touch cascade's pool or stream state; a resource gets back
+// everything it hands out.
+template <class Form, class TwoPhase>
+void check_entry_point(char const* name, thrust::device_vector<unsigned char>& out, Form form, TwoPhase two_phase,
+                       bool capturable = true) {
+  CAPTURE(name);
+  owned_stream const stream;  // one cascade has not seen: no state may be made for it
+  cudaStream_t const s = stream.get();
+  auto const reset = [&] {
+    thrust::fill(out.begin(), out.end(), static_cast<unsigned char>(0xab));
+    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+  };
+  auto const bytes = [&] {
+    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    return host_copy(out.begin(), out.end());
+  };
+  reset();
+  auto const untouched = bytes();
+  cascade_memory const before;
+  std::size_t needed = 0;
+  two_phase(nullptr, needed, s);
+  CHECK(needed >= 1);
+  CHECK(bytes() == untouched);
+  if (capturable) {
+    std::size_t asked = 0;
+    CHECK(captured_nodes(s, [&] { two_phase(nullptr, asked, s); }) == 0);
+    CHECK(asked == needed);
+  }
+  device_bytes const storage(needed + 1);
+  std::size_t too_few = needed - 1;
+  CHECK_THROWS_AS(two_phase(storage.get(), too_few, s), std::invalid_argument);
+  CHECK(bytes() == untouched);
+  two_phase(storage.get() + 1, needed, s);  // any start: the query's slack covers it
+  auto const with_storage = bytes();
+  reset();
+  allocation_log log;
+  {
+    resource_cccl_3_1 resource(&log);
+    form(s, resource);
+  }
+  auto const with_resource = bytes();
+  CHECK(log.balanced());
+  CHECK(before.untouched());
+  reset();
+  form(s);
+  auto const plain = bytes();
+  CHECK(plain != untouched);
+  CHECK(with_storage == plain);
+  CHECK(with_resource == plain);
+}
+
+TEST_CASE("every other _into: CUB's storage and a resource give the plain call's bytes; the query enqueues nothing") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(cascade_test::base_seed() ^ 0xa9);
+  long long const n = (1 << 19) + 3;  // past any_of's early-exit bound, so its flag is scratch too
+  std::vector<int> xs(n), keys(n);
+  int key = 0;
+  for (long long i = 0; i < n; ++i) {
+    xs[i] = static_cast<int>(rng() % 2001) - 1000;
+    if (rng() % 8 == 0) ++key;  // runs of mean length 8
+    keys[i] = key;
+  }
+  thrust::device_vector<int> d(xs.begin(), xs.end()), d_keys(keys.begin(), keys.end());
+  int const* p = thrust::raw_pointer_cast(d.data());
+  int const* k = thrust::raw_pointer_cast(d_keys.data());
+  long long const segments = 1000;
+  std::vector<long long> offsets(segments + 1);
+  for (long long i = 0; i <= segments; ++i) offsets[i] = i * (n / segments);
+  thrust::device_vector<long long> d_offsets(offsets.begin(), offsets.end());  // capturable: on the device
+  long long const* o = thrust::raw_pointer_cast(d_offsets.data());
+  thrust::device_vector<unsigned char> out(2 * sizeof(int) * n + 64);
+  auto* const out_bytes = thrust::raw_pointer_cast(out.data());
+  auto* const o64 = reinterpret_cast<long long*>(out_bytes);
+  auto* const o32 = reinterpret_cast<int*>(out_bytes);
+  auto* const pairs = reinterpret_cast<cascade::indexed<int>*>(out_bytes);
+  auto const is_odd = [] __host__ __device__(int x) { return (x & 1) != 0; };
+  auto const by_magnitude = [] __host__ __device__(int a, int b) { return (a < 0 ? -a : a) < (b < 0 ? -b : b); };
+  auto const negated = [] __host__ __device__(int x) { return -static_cast<long long>(x); };
+  // NAME's plain, resource and two-phase forms with these arguments, under the policy P
+#define FORMS(NAME, ...)                                                                                        \
+  check_entry_point(                                                                                            \
+      #NAME "(" #__VA_ARGS__ ")", out,                                                                          \
+      [&](cudaStream_t s, auto&... r) { cascade::NAME(P{}.on(s), __VA_ARGS__, r...); },                         \
+      [&](void* t, std::size_t& b, cudaStream_t s) { cascade::NAME(t, b, P{}.on(s), __VA_ARGS__); })
+  auto const check_under = [&](auto policy, char const* policy_name) {
+    using P = decltype(policy);
+    CAPTURE(policy_name);
+    FORMS(count_into, p, p + n, o64, 7);
+    FORMS(count_if_into, p, p + n, o64, is_odd);
+    FORMS(inner_product_into, p, p + n, p, o64, 0ll);
+    FORMS(inner_product_into, p, p + n, p, o32, 0, cascade::maximum{}, cascade::plus{});
+    FORMS(any_of_into, p, p + n, o32, is_odd);
+    FORMS(all_of_into, p, p + n, o32, is_odd);
+    FORMS(none_of_into, p, p + n, o32, is_odd);
+    FORMS(min_element_into, p, p + n, o64);
+    FORMS(max_element_into, p, p + n, o64, by_magnitude);
+    FORMS(minmax_element_into, p, p + n, o64, o64 + 1);
+    FORMS(minmax_element_into, p, p + n, o64, o64 + 1, cascade::last_max);
+    FORMS(minmax_element_into, p, p + n, o64, o64 + 1, by_magnitude);
+    FORMS(reduce_into, p, p + n, o32);
+    FORMS(reduce_into, p, p + n, o32, cascade::maximum{});
+    FORMS(reduce_by_key_into, k, k + n, p, o32 + 2, o32 + 2 + n, o64);
+    FORMS(reduce_by_key_into, k, k + n, p, o32 + 2, o32 + 2 + n, o64, cascade::maximum{});
+    FORMS(reduce_by_key_into, k, k + n, p, o32 + 2, o32 + 2 + n, o64, cascade::plus{}, cascade::equal_to{});
+  };
+  check_under(cascade::default_policy{}, "default_policy");
+  check_under(cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::last_block>{}, "<256, 4, last_block>");
+  auto const check_segmented = [&](auto policy, char const* policy_name) {
+    using P = decltype(policy);
+    CAPTURE(policy_name);
+    FORMS(segmented_reduce_into, p, o, o + 1, segments, o32, 0, cascade::plus{});
+    FORMS(batched_reduce_into, p, n / segments, segments, o32, 0, cascade::plus{});
+    FORMS(segmented_transform_reduce_into, p, o, o + 1, segments, o64, 0ll, cascade::plus{}, negated);
+    FORMS(segmented_argmin_into, p, o, o + 1, segments, pairs);
+    FORMS(segmented_argmax_into, p, o, o + 1, segments, pairs);
+  };
+#undef FORMS
+  check_segmented(cascade::default_policy{}, "default_policy");
+  check_segmented(cascade::segmented_policy<cascade::segment::blocks, 256, 4>{}, "segment::blocks");
+  // host offsets: the call copies them into the storage
+  check_entry_point(
+      "segmented_reduce_into, host offsets", out,
+      [&](cudaStream_t s, auto&... r) {
+        cascade::segmented_reduce_into(cascade::default_policy{}.on(s), p, offsets.data(), offsets.data() + 1, segments,
+                                       o32, 0, cascade::plus{}, r...);
+      },
+      [&](void* t, std::size_t& b, cudaStream_t s) {
+        cascade::segmented_reduce_into(t, b, cascade::default_policy{}.on(s), p, offsets.data(), offsets.data() + 1,
+                                       segments, o32, 0, cascade::plus{});
+      },
+      false);  // host offsets refuse capture
+}
+
 }  // TEST_SUITE("gpu")

@@ -14,8 +14,10 @@
 #include <cuda/std/cstdint>
 
 #include <cstdint>
+#include <cstddef>
 #include <type_traits>
 
+#include "../detail/runtime/temp_storage.cuh"
 #include "../memory/resource.cuh"
 #include "../policy/policy.cuh"
 #include "../transform_reduce.cuh"
@@ -95,18 +97,34 @@ template <class Policy, class It, class OutIt, class V, class Resource>
   requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void count_into(Policy const& policy, It first, It last, OutIt d_out, V const& value, Resource&& resource) {
   auto const n = detail::checked_size(first, last, "cascade::count_into");
-  detail::scratch_source const source = detail::resource_scratch_source(resource);
-  detail::scoped_scratch_source const use(source);
-  detail::count_n_into(policy, first, n, d_out, detail::equals_value<V>{value});
+  detail::with_resource(resource, [&] {
+    detail::count_n_into(policy, first, n, d_out, detail::equals_value<V>{value});
+  });
 }
 
 template <class Policy, class It, class OutIt, class Pred, class Resource>
   requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void count_if_into(Policy const& policy, It first, It last, OutIt d_out, Pred pred, Resource&& resource) {
   auto const n = detail::checked_size(first, last, "cascade::count_if_into");
-  detail::scratch_source const source = detail::resource_scratch_source(resource);
-  detail::scoped_scratch_source const use(source);
-  detail::count_n_into(policy, first, n, d_out, pred);
+  detail::with_resource(resource, [&] {
+    detail::count_n_into(policy, first, n, d_out, pred);
+  });
+}
+
+// With CUB's temporary storage first: any form above with (d_temp_storage, temp_storage_bytes) before
+// its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_policy_v<Policy> && requires(Policy const& p, Args&... a) { count_into(p, a...); })
+void count_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::count_into", [&] { count_into(policy, args...); });
+}
+
+// With CUB's temporary storage first: any form above with (d_temp_storage, temp_storage_bytes) before
+// its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_policy_v<Policy> && requires(Policy const& p, Args&... a) { count_if_into(p, a...); })
+void count_if_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::count_if_into", [&] { count_if_into(policy, args...); });
 }
 
 }  // namespace cascade

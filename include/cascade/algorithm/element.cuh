@@ -16,10 +16,14 @@
 
 #include <cuda/std/cstdint>
 
+#include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "../arg_reduce.cuh"
 #include "../detail/kernel/output_views.cuh"
+#include "../detail/runtime/temp_storage.cuh"
+#include "../memory/resource.cuh"
 #include "../ops/indexed.cuh"
 #include "../policy/policy.cuh"
 
@@ -169,23 +173,84 @@ void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_po
 }
 
 template <class Policy, class It, class OutIt, class Comp>
-  requires is_policy_v<Policy>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<Comp>)
 void min_element_into(Policy const& policy, It first, It last, OutIt d_position, Comp comp) {
   detail::element_position_into(policy, first, last, d_position, arg_min_by<Comp>{comp}, "cascade::min_element_into");
 }
 
 template <class Policy, class It, class OutIt, class Comp>
-  requires is_policy_v<Policy>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<Comp>)
 void max_element_into(Policy const& policy, It first, It last, OutIt d_position, Comp comp) {
   detail::element_position_into(policy, first, last, d_position, arg_max_by<Comp>{comp}, "cascade::max_element_into");
 }
 
 template <class Policy, class It, class MinIt, class MaxIt, class Comp>
-  requires is_policy_v<Policy>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<Comp>)
 void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_position, MaxIt d_max_position,
                          Comp comp) {
   detail::element_positions_into(policy, first, last, d_min_position, d_max_position, arg_min_max_by<Comp>{comp},
                                  "cascade::minmax_element_into");
+}
+
+// As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh), last.
+template <class Policy, class It, class OutIt, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void min_element_into(Policy const& policy, It first, It last, OutIt d_position, Resource&& resource) {
+  detail::with_resource(resource, [&] { min_element_into(policy, first, last, d_position); });
+}
+
+template <class Policy, class It, class OutIt, class Comp, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void min_element_into(Policy const& policy, It first, It last, OutIt d_position, Comp comp, Resource&& resource) {
+  detail::with_resource(resource, [&] { min_element_into(policy, first, last, d_position, comp); });
+}
+
+template <class Policy, class It, class OutIt, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void max_element_into(Policy const& policy, It first, It last, OutIt d_position, Resource&& resource) {
+  detail::with_resource(resource, [&] { max_element_into(policy, first, last, d_position); });
+}
+
+template <class Policy, class It, class OutIt, class Comp, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void max_element_into(Policy const& policy, It first, It last, OutIt d_position, Comp comp, Resource&& resource) {
+  detail::with_resource(resource, [&] { max_element_into(policy, first, last, d_position, comp); });
+}
+
+template <class Policy, class It, class MinIt, class MaxIt, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_position, MaxIt d_max_position,
+                         Resource&& resource) {
+  detail::with_resource(resource, [&] { minmax_element_into(policy, first, last, d_min_position, d_max_position); });
+}
+
+// (last_max, or a comparator)
+template <class Policy, class It, class MinIt, class MaxIt, class How, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void minmax_element_into(Policy const& policy, It first, It last, MinIt d_min_position, MaxIt d_max_position,
+                         How how, Resource&& resource) {
+  detail::with_resource(resource,
+                        [&] { minmax_element_into(policy, first, last, d_min_position, d_max_position, how); });
+}
+
+// With CUB's temporary storage first: any form above with (d_temp_storage, temp_storage_bytes) before
+// its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_policy_v<Policy> && requires(Policy const& p, Args&... a) { min_element_into(p, a...); })
+void min_element_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::min_element_into", [&] { min_element_into(policy, args...); });
+}
+
+template <class Policy, class... Args>
+  requires(is_policy_v<Policy> && requires(Policy const& p, Args&... a) { max_element_into(p, a...); })
+void max_element_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::max_element_into", [&] { max_element_into(policy, args...); });
+}
+
+template <class Policy, class... Args>
+  requires(is_policy_v<Policy> && requires(Policy const& p, Args&... a) { minmax_element_into(p, a...); })
+void minmax_element_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::minmax_element_into", [&] { minmax_element_into(policy, args...); });
 }
 
 }  // namespace cascade

@@ -11,9 +11,11 @@
 // one size, each is read 16 bytes at a time, as reduce reads one.
 #pragma once
 
+#include <cstddef>
 #include <type_traits>
 
 #include "../detail/kernel/input_iterators.cuh"
+#include "../detail/runtime/temp_storage.cuh"
 #include "../memory/resource.cuh"
 #include "../ops.cuh"
 #include "../policy/policy.cuh"
@@ -64,9 +66,24 @@ template <class Policy, class It1, class It2, class OutIt, class T, class Op1, c
 void inner_product_into(Policy const& policy, It1 first1, It1 last1, It2 first2, OutIt d_out, T init, Op1 op1,
                         Op2 op2, Resource&& resource) {
   auto const n = detail::checked_size(first1, last1, "cascade::inner_product_into");
-  detail::scratch_source const source = detail::resource_scratch_source(resource);
-  detail::scoped_scratch_source const use(source);
-  detail::dispatch_reduce_into(policy, detail::product_input<It1, It2, Op2, T>{first1, first2, op2}, n, d_out, init, op1);
+  detail::with_resource(resource, [&] {
+    detail::dispatch_reduce_into(policy, detail::product_input<It1, It2, Op2, T>{first1, first2, op2}, n, d_out, init, op1);
+  });
+}
+
+template <class Policy, class It1, class It2, class OutIt, class T, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void inner_product_into(Policy const& policy, It1 first1, It1 last1, It2 first2, OutIt d_out, T init,
+                        Resource&& resource) {
+  inner_product_into(policy, first1, last1, first2, d_out, init, plus{}, multiplies{}, resource);
+}
+
+// With CUB's temporary storage first: any form above with (d_temp_storage, temp_storage_bytes) before
+// its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_policy_v<Policy> && requires(Policy const& p, Args&... a) { inner_product_into(p, a...); })
+void inner_product_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::inner_product_into", [&] { inner_product_into(policy, args...); });
 }
 
 }  // namespace cascade

@@ -18,11 +18,13 @@
 
 #include <cuda/std/cstdint>
 
+#include <cstddef>
 #include <type_traits>
 
 #include "../detail/host_result.cuh"
 #include "../detail/kernel/input_iterators.cuh"
 #include "../detail/kernel/output_views.cuh"
+#include "../detail/runtime/temp_storage.cuh"
 #include "../memory/resource.cuh"
 #include "../ops.cuh"
 #include "../policy/policy.cuh"
@@ -69,9 +71,9 @@ void any_into(Policy const& policy, It first, It last, OutIt d_out, Pred pred, c
 
 template <bool Negate, bool Negated, class Policy, class It, class Pred, class OutIt, class Resource>
 void any_into(Policy const& policy, It first, It last, OutIt d_out, Pred pred, Resource& resource, char const* who) {
-  scratch_source const source = resource_scratch_source(resource);
-  scoped_scratch_source const use(source);
-  any_into<Negate, Negated>(policy, first, last, d_out, pred, who);
+  with_resource(resource, [&] {
+    any_into<Negate, Negated>(policy, first, last, d_out, pred, who);
+  });
 }
 
 }  // namespace cascade::detail
@@ -133,6 +135,30 @@ template <class Policy, class It, class OutIt, class Pred, class Resource>
   requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void none_of_into(Policy const& policy, It first, It last, OutIt d_out, Pred pred, Resource&& resource) {
   detail::any_into<false, true>(policy, first, last, d_out, pred, resource, "cascade::none_of_into");
+}
+
+// With CUB's temporary storage first: any form above with (d_temp_storage, temp_storage_bytes) before
+// its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_policy_v<Policy> && requires(Policy const& p, Args&... a) { any_of_into(p, a...); })
+void any_of_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::any_of_into", [&] { any_of_into(policy, args...); });
+}
+
+// With CUB's temporary storage first: any form above with (d_temp_storage, temp_storage_bytes) before
+// its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_policy_v<Policy> && requires(Policy const& p, Args&... a) { all_of_into(p, a...); })
+void all_of_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::all_of_into", [&] { all_of_into(policy, args...); });
+}
+
+// With CUB's temporary storage first: any form above with (d_temp_storage, temp_storage_bytes) before
+// its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_policy_v<Policy> && requires(Policy const& p, Args&... a) { none_of_into(p, a...); })
+void none_of_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::none_of_into", [&] { none_of_into(policy, args...); });
 }
 
 }  // namespace cascade

@@ -28,6 +28,8 @@
 #include "../detail/kernel/run_scan.cuh"
 #include "../detail/runtime/launch_context.cuh"
 #include "../detail/runtime/memory_check.cuh"
+#include "../detail/runtime/temp_storage.cuh"
+#include "../memory/resource.cuh"
 #include "../ops.cuh"
 #include "../policy/policy.cuh"
 
@@ -111,7 +113,7 @@ namespace cascade {
 // memory, any integer type), ordered on the policy's stream; the host does not wait.
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountOut, class Op = plus,
           class Eq = equal_to>
-  requires is_policy_v<Policy>
+  requires(is_policy_v<Policy> && !stream_ordered_resource<Op> && !stream_ordered_resource<Eq>)
 void reduce_by_key_into(Policy const& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
                         ValOut values_out, CountOut d_num_runs, Op op = {}, Eq eq = {}) {
   auto const n = detail::checked_size(keys_first, keys_last, "cascade::reduce_by_key_into");
@@ -134,6 +136,45 @@ std::pair<KeyOut, ValOut> reduce_by_key(Policy const& policy, KeyIt keys_first, 
         detail::dispatch_reduce_by_key<Policy>(call, keys_first, values_first, n, keys_out, values_out, out, op, eq);
       });
   return {keys_out + runs, values_out + runs};
+}
+
+// As reduce_by_key_into, every byte of temporary device storage (the tiles' carries) taken from
+// `resource` (memory/resource.cuh), last: after d_num_runs, after op, or after op and eq.
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountOut, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void reduce_by_key_into(Policy const& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
+                        ValOut values_out, CountOut d_num_runs, Resource&& resource) {
+  detail::with_resource(resource, [&] {
+    reduce_by_key_into(policy, keys_first, keys_last, values_first, keys_out, values_out, d_num_runs);
+  });
+}
+
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountOut, class Op, class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void reduce_by_key_into(Policy const& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
+                        ValOut values_out, CountOut d_num_runs, Op op, Resource&& resource) {
+  detail::with_resource(resource, [&] {
+    reduce_by_key_into(policy, keys_first, keys_last, values_first, keys_out, values_out, d_num_runs, op);
+  });
+}
+
+template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountOut, class Op, class Eq,
+          class Resource>
+  requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void reduce_by_key_into(Policy const& policy, KeyIt keys_first, KeyIt keys_last, ValIt values_first, KeyOut keys_out,
+                        ValOut values_out, CountOut d_num_runs, Op op, Eq eq, Resource&& resource) {
+  detail::with_resource(resource, [&] {
+    reduce_by_key_into(policy, keys_first, keys_last, values_first, keys_out, values_out, d_num_runs, op, eq);
+  });
+}
+
+// With CUB's temporary storage first, as cub::DeviceReduce::ReduceByKey: any form above with
+// (d_temp_storage, temp_storage_bytes) before its policy (reduce_into's two-phase form says how).
+template <class Policy, class... Args>
+  requires(is_policy_v<Policy> && requires(Policy const& p, Args&... a) { reduce_by_key_into(p, a...); })
+void reduce_by_key_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, Args&&... args) {
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::reduce_by_key_into",
+                            [&] { reduce_by_key_into(policy, args...); });
 }
 
 }  // namespace cascade

@@ -38,6 +38,7 @@
 #include "runtime/scratch_source.cuh"
 #include "kernel/sinks.cuh"
 #include "runtime/stream_state.cuh"
+#include "runtime/temp_storage.cuh"
 
 namespace cascade::detail {
 
@@ -253,40 +254,14 @@ void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, 
     dispatch_reduce_into(launch_context(policy.stream(), current_device()), policy, first, n, d_out, init, op);
 }
 
-// What the call asks of the caller's temporary storage: its pieces, sized along its own path, plus
-// room to align the storage's start (any address works, as in CUB); at least 1 byte, as CUB says, so
-// that storage allocated for it is never a null pointer, which would read as another size query.
-template <class Policy, class It, class OutIt, class T, class Op>
-std::size_t temp_storage_bytes_of(device_info const& device, Policy const& policy, It first, cuda::std::int64_t n,
-                                  OutIt d_out, T init, Op op) {
-  sizing_context sizing(policy.stream(), device);
-  dispatch_reduce_into(sizing, policy, first, n, d_out, init, op);
-  std::size_t const pieces = sizing.bytes();
-  return pieces == 0 ? 1 : pieces + scratch_alignment - 1;
-}
-
-// dispatch_reduce_into with the caller's temporary storage (CUB's two-phase shape): d_temp_storage ==
-// nullptr sets temp_storage_bytes to what the call needs and does nothing else; otherwise the call runs
-// with every piece of its scratch taken from the storage, or throws std::invalid_argument, having
-// launched nothing, when temp_storage_bytes is less than it needs. `who` names the entry point.
+// dispatch_reduce_into with the caller's temporary storage (CUB's two-phase shape,
+// runtime/temp_storage.cuh): a null d_temp_storage asks for temp_storage_bytes. `who` names the entry
+// point.
 template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first,
                           cuda::std::int64_t n, OutIt d_out, T init, Op op, char const* who) {
-  if constexpr (!policy_ok<Policy>()) return;
-  device_info const& device = current_device();  // once, for the sizing and the call
-  std::size_t const needed = temp_storage_bytes_of(device, policy, first, n, d_out, init, op);
-  if (d_temp_storage == nullptr) {
-    temp_storage_bytes = needed;
-    return;
-  }
-  if (temp_storage_bytes < needed)
-    throw std::invalid_argument(std::string(who) + ": temp_storage_bytes is " + std::to_string(temp_storage_bytes) +
-                                ", and this call needs " + std::to_string(needed) +
-                                " (call it with d_temp_storage == nullptr to ask)");
-  scratch_arena arena(d_temp_storage, temp_storage_bytes);
-  scratch_source const source = arena.source();
-  scoped_scratch_source const use(source);
-  dispatch_reduce_into(launch_context(policy.stream(), device), policy, first, n, d_out, init, op);
+  with_temp_storage(d_temp_storage, temp_storage_bytes, who,
+                    [&] { dispatch_reduce_into(policy, first, n, d_out, init, op); });
 }
 
 // Every size whose call takes a path (kernel) that no other of them takes, among calls of 0..n items.

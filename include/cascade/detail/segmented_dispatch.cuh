@@ -128,9 +128,10 @@ struct device_copy {
   Offset const* ptr = nullptr;
   device_copy(Offset const* host, long long n, launch_context const& call)
       : buffer(call.scratch(sizeof(Offset) * static_cast<std::size_t>(n), "cascade::segmented_reduce (offsets)")) {
-    check_cuda(cudaMemcpyAsync(buffer.template as<Offset>(), host, sizeof(Offset) * static_cast<std::size_t>(n),
-                               cudaMemcpyHostToDevice, call.stream()),
-               "cudaMemcpyAsync (host offsets)");
+    if (call.launches())
+      check_cuda(cudaMemcpyAsync(buffer.template as<Offset>(), host, sizeof(Offset) * static_cast<std::size_t>(n),
+                                 cudaMemcpyHostToDevice, call.stream()),
+                 "cudaMemcpyAsync (host offsets)");
     ptr = buffer.template as<Offset>();
   }
 };
@@ -144,7 +145,7 @@ void run_segments(launch_context const& call, It first, Segments segments, long 
   using owner = segment_owner<typename Policy::owner_type>;
   if constexpr (requires { owner::template run<Policy>(call, first, segments, num_segments, longest, d_out, init, op); })
     owner::template run<Policy>(call, first, segments, num_segments, longest, d_out, init, op);
-  else
+  else if (call.launches())  // (its scratch is its own, not counted)
     owner::template run<Policy>(first, segments, num_segments, longest, d_out, init, op, call.stream());
 }
 

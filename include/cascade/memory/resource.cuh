@@ -117,6 +117,15 @@ scratch_source resource_scratch_source(R& resource) {
   return {const_cast<resource_type*>(&resource), allocate, deallocate};
 }
 
+// call() with every piece of its scratch taken from `resource`: what each entry point's memory-resource
+// form does around its plain form.
+template <class R, class Call>
+void with_resource(R& resource, Call&& call) {
+  scratch_source const source = resource_scratch_source(resource);
+  scoped_scratch_source const use(source);
+  call();
+}
+
 }  // namespace detail
 
 }  // namespace cascade

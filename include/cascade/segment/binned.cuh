@@ -78,6 +78,7 @@ struct segment_owner<segment::binned> {
     scratch_buffer const scratch = call.scratch(counts_bytes + 3 * list_bytes + entries_bytes + owners_bytes +
                                                     partials_bytes,
                                                 "cascade::segmented_reduce (segment::binned's lists)");
+    if (!call.launches()) return;
     char* at = scratch.as<char>();
     binned_lists lists{};
     lists.counts = reinterpret_cast<unsigned long long*>(at);

@@ -23,6 +23,7 @@ struct segment_owner<segment::block> {
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
   static void run(launch_context const& call, It first, Segments segments, long long num_segments, long long,
                   OutIt d_out, T init, Op op) {
+    if (!call.launches()) return;  // no scratch to count
     constexpr int block = Policy::block_size;
     unsigned const grid = segment_grid(num_segments, 1, call.device(), block);
     launch(&segment_block_kernel<block, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>, T, It, Segments, OutIt, Op>,

@@ -65,6 +65,7 @@ struct segment_owner<segment::blocks> {
     cudaStream_t const stream = call.stream();
     scratch_buffer const partials = call.scratch(sizeof(T) * static_cast<std::size_t>(num_segments) * parts,
                                                  "cascade::segmented_reduce (segment::blocks' partials)");
+    if (!call.launches()) return;
     unsigned const grid = segment_grid(num_segments * parts, 1, device, block);
     launch(&segment_block_kernel<block, Policy::coarse_factor, resolve_tree_t<typename Policy::tree_type, Op>, T, It, Segments, OutIt, Op>,
            grid, block, stream, "segment_block_kernel<<<...>>> (launch)", first, segments, num_segments, parts, d_out,

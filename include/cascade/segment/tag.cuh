@@ -11,7 +11,8 @@
 // where segments(s) gives segment s's [begin, end) (detail/kernel/segments.cuh; begin >= end is empty),
 // `longest` bounds a segment's length (-1: unknown) and d_out[s] gets init op (the segment's items, in
 // order), ordered on call.stream(); call.device() and call.scratch(bytes, name) give the device (read
-// once, at the entry) and temporary storage (detail/runtime/launch_context.cuh). An owner of the
+// once, at the entry) and temporary storage (detail/runtime/launch_context.cuh); while
+// !call.launches() (a call being sized) it takes its scratch as it would and then enqueues nothing. An owner of the
 // earlier shape, run(first, ..., init, op, stream), still compiles for this release (the dispatch's
 // adapter, detail/segmented_dispatch.cuh). cascade's owners are listed once, in segment/all.cuh.
 #pragma once

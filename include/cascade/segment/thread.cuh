@@ -24,6 +24,7 @@ struct thread_owner {
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
   static void run(launch_context const& call, It first, Segments segments, long long num_segments, long long,
                   OutIt d_out, T init, Op op) {
+    if (!call.launches()) return;  // no scratch to count
     constexpr int block = Policy::block_size;
     unsigned const grid = segment_grid(num_segments, block, call.device(), block);
     launch(&segment_thread_kernel<block, Policy::coarse_factor, Vectors, T, It, Segments, OutIt, Op>, grid, block, call.stream(),

@@ -107,6 +107,7 @@ struct segment_owner<segment::tiles> {
     std::size_t const seg_bytes = up(sizeof(int) * cap);
     scratch_buffer const scratch = call.scratch(256 + 256 + lo_bytes + 2 * part_bytes + 2 * seg_bytes,
                                                 "cascade::segmented_reduce (segment::tiles's chunks)");
+    if (!call.launches()) return;
     char* at = scratch.as<char>();
     tiles_scratch<T> s{};
     s.overlapping = reinterpret_cast<unsigned*>(at);

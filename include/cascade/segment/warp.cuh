@@ -33,6 +33,7 @@ struct segment_owner<segment::warp<Width>> {
   template <class Policy, class T, class It, class Segments, class OutIt, class Op>
   static void run(launch_context const& call, It first, Segments segments, long long num_segments, long long,
                   OutIt d_out, T init, Op op) {
+    if (!call.launches()) return;  // no scratch to count
     constexpr int block = Policy::block_size;
     unsigned const grid = segment_grid(num_segments, block / Width, call.device(), block);
     launch(&segment_warp_kernel<Width, block, Policy::coarse_factor, T, It, Segments, OutIt, Op>, grid, block, call.stream(),

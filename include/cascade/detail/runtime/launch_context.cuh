@@ -2,12 +2,14 @@
 // the finish: its stream, its device (read once, at the entry, and passed down), and whether it
 // launches or only sizes.
 //
-// A call that takes CUB-style temporary storage is first sized: the same path runs with a sizing
-// context, which hands out no scratch (each request's piece is counted instead), no stream state (the
-// caller's storage replaces it, so the finishes take their scratch path and count it) and which the
-// finishes ask, after taking their scratch, whether to launch. So the storage a call asks for is what
+// A call that takes CUB-style temporary storage is first sized: the same path runs with sizing
+// contexts (those made while a scoped_sizing lives on the thread), which hand out no scratch (each
+// request's piece is counted instead), no stream state (the caller's storage replaces it, so the
+// finishes take their scratch path and count it) and which every step that launches or copies asks,
+// after taking its scratch, whether to. So the storage a call asks for is what
 // its own requests add up to, with no second description of the path to keep in step (CUB's
-// dispatch sizes its temporaries the same way, returning before its first launch).
+// dispatch sizes its temporaries the same way, returning before its first launch). runtime/
+// temp_storage.cuh runs any entry point so.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -21,9 +23,16 @@
 
 namespace cascade::detail {
 
+// The count of the scoped_sizing that lives on this thread; nullptr: contexts launch.
+inline std::size_t*& current_sizing_slot() {
+  thread_local std::size_t* current = nullptr;
+  return current;
+}
+
 class launch_context {
  public:
-  launch_context(cudaStream_t stream, device_info const& device) : stream_(stream), device_(&device) {}
+  launch_context(cudaStream_t stream, device_info const& device)
+      : stream_(stream), device_(&device), sized_(current_sizing_slot()) {}
 
   cudaStream_t stream() const { return stream_; }
   device_info const& device() const { return *device_; }
@@ -49,27 +58,25 @@ class launch_context {
   // The stream's own state (stream_state.cuh); none while sizing.
   stream_state state() const { return sized_ != nullptr ? stream_state{} : stream_state_of(stream_, device_->ordinal); }
 
- protected:
-  launch_context(cudaStream_t stream, device_info const& device, std::size_t* sized)
-      : stream_(stream), device_(&device), sized_(sized) {}
-
  private:
   cudaStream_t stream_;
   device_info const* device_;
-  std::size_t* sized_ = nullptr;
+  std::size_t* sized_;
 };
 
-// A context that sizes: run the call's path with it, then bytes() is the sum of the
-// scratch_piece_bytes of every request on the way.
-class sizing_context : public launch_context {
+// While it lives, every launch_context made on this thread sizes into bytes() (and launches nothing),
+// so a call that makes its own contexts is sized by running it inside one.
+class scoped_sizing {
  public:
-  sizing_context(cudaStream_t stream, device_info const& device) : launch_context(stream, device, &bytes_) {}
-  sizing_context(sizing_context const&) = delete;
-  sizing_context& operator=(sizing_context const&) = delete;
+  scoped_sizing() : previous_(current_sizing_slot()) { current_sizing_slot() = &bytes_; }
+  ~scoped_sizing() { current_sizing_slot() = previous_; }
+  scoped_sizing(scoped_sizing const&) = delete;
+  scoped_sizing& operator=(scoped_sizing const&) = delete;
   std::size_t bytes() const { return bytes_; }
 
  private:
   std::size_t bytes_ = 0;
+  std::size_t* previous_;
 };
 
 }  // namespace cascade::detail
