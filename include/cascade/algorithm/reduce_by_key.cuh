@@ -75,23 +75,12 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
   cuda::std::int64_t const tiles = (n + tile - 1) / tile;
   if (tiles > 0x7fffffffll)
     throw std::invalid_argument("cascade::reduce_by_key: more than 2^31 tiles; use a policy with larger tiles");
-  // [next tile | flags | padding | aggregates | inclusive carries], or [next tile | padding | words]
-  // where a carry packs with its status (run_scan.cuh)
-  constexpr bool packed = tile_carries<T>::packed;
-  std::size_t const flag_bytes = sizeof(unsigned) * (packed ? 1 : std::size_t(tiles) + 1);
-  std::size_t const carries_at = (flag_bytes + 255) / 256 * 256;
-  std::size_t const carry_bytes = packed ? 0 : sizeof(run_carry<T>) * std::size_t(tiles);
-  std::size_t const word_bytes = packed ? sizeof(ulonglong2) * std::size_t(tiles) : 0;
-  scratch_buffer const scratch =
-      call.scratch(carries_at + 2 * carry_bytes + word_bytes, "cascade::reduce_by_key's tile carries");
+  using layout = tile_carries<T>;
+  scratch_buffer const scratch = call.scratch(layout::bytes(tiles), "cascade::reduce_by_key's tile carries");
   if (!call.launches()) return;
-  auto* base = scratch.as<unsigned char>();
-  tile_carries<T> const carries{reinterpret_cast<unsigned*>(base), reinterpret_cast<unsigned*>(base) + 1,
-                                reinterpret_cast<run_carry<T>*>(base + carries_at),
-                                reinterpret_cast<run_carry<T>*>(base + carries_at + carry_bytes),
-                                reinterpret_cast<ulonglong2*>(base + carries_at)};
-  check_cuda(cudaMemsetAsync(base, 0, packed ? carries_at + word_bytes : flag_bytes, stream),
+  check_cuda(cudaMemsetAsync(scratch.as<void>(), 0, layout::zeroed_bytes(tiles), stream),
              "cudaMemsetAsync (reduce_by_key's tile flags)");
+  tile_carries<T> const carries = layout::in(scratch.as<void>(), tiles);
   launch(&reduce_by_key_kernel<shape::block_size, shape::items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut, Eq, Op>,
          static_cast<unsigned>(tiles), shape::block_size, stream, "reduce_by_key_kernel<<<...>>> (launch)", keys, values,
          n, keys_out, values_out, count_out, eq, op, carries);

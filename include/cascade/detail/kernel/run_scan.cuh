@@ -13,6 +13,8 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
+#include <cstddef>
+
 #include "../block/l2_reader.cuh"
 #include "../block/shared_array.cuh"
 #include "../block/shuffle.cuh"
@@ -71,6 +73,27 @@ struct tile_carries {
   run_carry<T>* aggregates;
   run_carry<T>* inclusive;
   ulonglong2* words;    // zeroed (packed)
+
+  // Their layout in one piece of scratch: [next tile | flags | padding | aggregates | inclusive], or
+  // [next tile | padding | words] where a carry packs with its status. bytes(): the piece's size;
+  // zeroed_bytes(): its head, which the call zeroes before the kernel.
+  static constexpr std::size_t flag_bytes(cuda::std::int64_t tiles) {
+    return sizeof(unsigned) * (packed ? 1 : std::size_t(tiles) + 1);
+  }
+  static constexpr std::size_t carries_at(cuda::std::int64_t tiles) { return (flag_bytes(tiles) + 255) / 256 * 256; }
+  static constexpr std::size_t bytes(cuda::std::int64_t tiles) {
+    return carries_at(tiles) + std::size_t(tiles) * (packed ? sizeof(ulonglong2) : 2 * sizeof(run_carry<T>));
+  }
+  static constexpr std::size_t zeroed_bytes(cuda::std::int64_t tiles) {
+    return packed ? bytes(tiles) : flag_bytes(tiles);
+  }
+  static tile_carries in(void* scratch, cuda::std::int64_t tiles) {
+    auto* const base = static_cast<unsigned char*>(scratch);
+    auto* const carries = base + carries_at(tiles);
+    return {reinterpret_cast<unsigned*>(base), reinterpret_cast<unsigned*>(base) + 1,
+            reinterpret_cast<run_carry<T>*>(carries),
+            reinterpret_cast<run_carry<T>*>(carries) + (packed ? 0 : tiles), reinterpret_cast<ulonglong2*>(carries)};
+  }
 
   __device__ void publish(unsigned tile, run_carry<T> const& c, bool is_inclusive) const {
     unsigned const status = is_inclusive ? 2u : 1u;
