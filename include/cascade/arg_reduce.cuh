@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "detail/arg_call.cuh"
+#include "detail/runtime/temp_storage.cuh"
 #include "ops/indexed.cuh"
 #include "memory/resource.cuh"
 #include "ops.cuh"
@@ -68,10 +69,8 @@ void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, Resou
 template <class ArgOp, class Policy, class It, class OutIt>
 void arg_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
                      OutIt d_out, char const* who) {
-  using call = arg_call<ArgOp, input_value_t<It>>;
-  if constexpr (call::identities_ok())
-    dispatch_reduce_into(d_temp_storage, temp_storage_bytes, policy, call::input(first),
-                         checked_nonempty_size(first, last, who), d_out, call::init(), ArgOp{}, who);
+  with_temp_storage(d_temp_storage, temp_storage_bytes, who,
+                    [&] { arg_reduce_into<ArgOp>(policy, first, last, d_out, who); });
 }
 
 // Under a comparator: ByOp is arg_min_by<Comp>, arg_max_by<Comp> or arg_min_max_by<Comp>; the

@@ -34,6 +34,7 @@
 #include "detail/kernel/arguments.cuh"
 #include "detail/dispatch.cuh"
 #include "detail/host_result.cuh"
+#include "detail/runtime/temp_storage.cuh"
 #include "exact/accumulator.cuh"  // exact_plus, reproducible_plus: their accumulators
 #include "error.cuh"
 #include "ops/identity.cuh"
@@ -99,29 +100,19 @@ void reduce_into(Policy const& policy, It first, It last, OutIt d_out, InitOrOp 
   detail::with_resource(resource, [&] { reduce_into(policy, first, last, d_out, init_or_op); });
 }
 
-// As above, with CUB's temporary storage: when d_temp_storage is null, sets temp_storage_bytes to what
-// the call needs (at least 1) and returns, launching nothing and touching nothing else (it reads the
-// device's properties); otherwise runs with its scratch in [d_temp_storage, + temp_storage_bytes),
-// which must stay untouched until the stream has run the call. A size less than the query's throws
-// std::invalid_argument before anything is launched.
-template <class Policy, class It, class OutIt, class T, class Op>
-  requires is_policy_v<Policy>
-void reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
-                 OutIt d_out, T init, Op op) {
-  detail::dispatch_reduce_into(d_temp_storage, temp_storage_bytes, policy, first,
-                               detail::checked_size(first, last, "cascade::reduce_into"), d_out, init, op,
-                               "cascade::reduce_into");
-}
-
-// Without init or without op (as above), with CUB's temporary storage.
-template <class Policy, class It, class OutIt, class... Op>
-  requires(is_policy_v<Policy> && sizeof...(Op) <= 1 && requires(Policy const& p, It i, OutIt o, Op... op) {
-    reduce_into(p, i, i, o, op...);
+// The forms above (init and op, either, or neither) with CUB's temporary storage: when d_temp_storage
+// is null, sets temp_storage_bytes to what the call needs (at least 1) and returns, launching nothing
+// and touching nothing else (it reads the device's properties); otherwise runs with its scratch in
+// [d_temp_storage, + temp_storage_bytes), which must stay untouched until the stream has run the call.
+// A size less than the query's throws std::invalid_argument before anything is launched.
+template <class Policy, class It, class OutIt, class... InitOp>
+  requires(is_policy_v<Policy> && sizeof...(InitOp) <= 2 && requires(Policy const& p, It i, OutIt o, InitOp... a) {
+    reduce_into(p, i, i, o, a...);
   })
 void reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
-                 OutIt d_out, Op... op) {
+                 OutIt d_out, InitOp... init_op) {
   detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::reduce_into",
-                            [&] { reduce_into(policy, first, last, d_out, op...); });
+                            [&] { reduce_into(policy, first, last, d_out, init_op...); });
 }
 
 // Returns init op (reduction of [first, last)) to the host, once the device has written it. Work the

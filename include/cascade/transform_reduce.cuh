@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "detail/kernel/input_iterators.cuh"
+#include "detail/runtime/temp_storage.cuh"
 #include "memory/resource.cuh"
 #include "policy/policy.cuh"
 #include "reduce.cuh"
@@ -66,10 +67,9 @@ template <class Policy, class It, class OutIt, class T, class ReduceOp, class Tr
   requires is_policy_v<Policy>
 void transform_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first,
                            It last, OutIt d_out, T init, ReduceOp reduce_op, TransformOp transform_op) {
-  auto const n = detail::checked_size(first, last, "cascade::transform_reduce_into");
-  detail::dispatch_reduce_into(d_temp_storage, temp_storage_bytes, policy,
-                               detail::transformed_input_t<It, TransformOp, T, ReduceOp>{first, transform_op}, n, d_out, init,
-                               reduce_op, "cascade::transform_reduce_into");
+  detail::with_temp_storage(d_temp_storage, temp_storage_bytes, "cascade::transform_reduce_into", [&] {
+    transform_reduce_into(policy, first, last, d_out, init, reduce_op, transform_op);
+  });
 }
 
 }  // namespace cascade

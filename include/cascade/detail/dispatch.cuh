@@ -38,7 +38,6 @@
 #include "runtime/scratch_source.cuh"
 #include "kernel/sinks.cuh"
 #include "runtime/stream_state.cuh"
-#include "runtime/temp_storage.cuh"
 
 namespace cascade::detail {
 
@@ -252,16 +251,6 @@ template <class Policy, class It, class OutIt, class T, class Op>
 void dispatch_reduce_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, T init, Op op) {
   if constexpr (policy_ok<Policy>())
     dispatch_reduce_into(launch_context(policy.stream(), current_device()), policy, first, n, d_out, init, op);
-}
-
-// dispatch_reduce_into with the caller's temporary storage (CUB's two-phase shape,
-// runtime/temp_storage.cuh): a null d_temp_storage asks for temp_storage_bytes. `who` names the entry
-// point.
-template <class Policy, class It, class OutIt, class T, class Op>
-void dispatch_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first,
-                          cuda::std::int64_t n, OutIt d_out, T init, Op op, char const* who) {
-  with_temp_storage(d_temp_storage, temp_storage_bytes, who,
-                    [&] { dispatch_reduce_into(policy, first, n, d_out, init, op); });
 }
 
 // Every size whose call takes a path (kernel) that no other of them takes, among calls of 0..n items.
