@@ -161,6 +161,27 @@ struct tile_carries {
     }
   }
 
+  // As look_back, by one warp alone (every lane gets the carry): lane i waits for tile end - 1 - i,
+  // in windows of 32 (CUB's). The whole tile's path, whose other warps wait at the barrier after it
+  // rather than each fold a window (the block's windows were 29% of its instructions). Reading 4 or
+  // 8 windows at once was 1.5-1.9x slower; a back-off in the poll changed nothing: the words are
+  // nearly always published when first read (docs/notes/family.md).
+  template <class Op>
+  __device__ run_carry<T> warp_look_back(unsigned tile, Op const& op) const {
+    int const lane = threadIdx.x % 32;
+    run_carry<T> prefix{0, T{}, false};
+    for (cuda::std::int64_t end = tile;; end -= 32) {
+      cuda::std::int64_t const j = end - 1 - lane;  // lane 0: the nearest
+      unsigned f = 2;  // before tile 0: nothing, and the walk stops
+      run_carry<T> c{0, T{}, false};
+      if (j >= 0) c = wait_for(j, f);
+      unsigned const inclusive_lanes = __ballot_sync(full_warp_mask, f == 2);
+      if (inclusive_lanes && lane > __ffs(inclusive_lanes) - 1) c = {0, T{}, false};  // beyond the nearest inclusive
+      prefix = then(shuffle_from(fold_back(c, op), 0), prefix, op);
+      if (inclusive_lanes) return prefix;
+    }
+  }
+
   // Lane 0: the fold of the warp's lanes from 31 down to 0 (lane 31 the farthest tile, first).
   template <class Op>
   __device__ static run_carry<T> fold_back(run_carry<T> c, Op const& op) {
@@ -227,6 +248,37 @@ __device__ void load_consecutive(X (&out)[Items], It const& first, cuda::std::in
     if (j < valid) out[j] = static_cast<X>(first[at + j]);
 }
 
+// A thread's Items consecutive pairs from keys and values + at, every load issued before any item is
+// used: both arrays' vector loads in one block of code where both are suitable pointers, so that the
+// compiler cannot hold the second array's loads back behind a use of the first's (a warp shuffle of
+// the last key waited for its load before the values' loads were issued: two round trips a tile).
+template <int Items, class K, class T, class KeyIt, class ValIt>
+__device__ __forceinline__ void load_pairs(K (&k)[Items], T (&v)[Items], KeyIt const& keys, ValIt const& values,
+                                           cuda::std::int64_t at) {
+  if constexpr (vectorizable<KeyIt, Items> && vectorizable<ValIt, Items>) {
+    if (is_vector_aligned(keys) && is_vector_aligned(values)) {
+      constexpr int kw = vector_input<KeyIt>::width, vw = vector_input<ValIt>::width;
+      typename vector_input<KeyIt>::raw_type kr[Items / kw];
+      typename vector_input<ValIt>::raw_type vr[Items / vw];
+#pragma unroll
+      for (int q = 0; q < Items / kw; ++q) kr[q] = vector_input<KeyIt>::load(keys, at + q * kw);
+#pragma unroll
+      for (int q = 0; q < Items / vw; ++q) vr[q] = vector_input<ValIt>::load(values, at + q * vw);
+#pragma unroll
+      for (int q = 0; q < Items / kw; ++q)
+#pragma unroll
+        for (int w = 0; w < kw; ++w) k[q * kw + w] = static_cast<K>(vector_input<KeyIt>::item(keys, kr[q], w, at));
+#pragma unroll
+      for (int q = 0; q < Items / vw; ++q)
+#pragma unroll
+        for (int w = 0; w < vw; ++w) v[q * vw + w] = static_cast<T>(vector_input<ValIt>::item(values, vr[q], w, at));
+      return;
+    }
+  }
+  load_consecutive(k, keys, at, Items);
+  load_consecutive(v, values, at, Items);
+}
+
 template <class K>
 struct run_scan_shared_keys {
   K first_of_warp[32];  // each warp's first key, for the lane before it
@@ -244,33 +296,203 @@ struct run_scan_stage {
   shared_array<T, slots + 1> values;
 };
 
-// One tile a block: n pairs (keys[i], values[i]); outputs as reduce_by_key says. At least 768 threads
-// an SM (3 blocks of 256: registers capped at 80): the kernel is bound by the bytes in flight, tiles x
-// tile size / a tile's lifetime (docs/notes/family.md), and a fourth block's tile is worth more than
-// the registers it costs.
-template <int BlockSize, int ItemsPerThread, class T, class KeyIt, class ValIt, class KeyOut, class ValOut,
-          class CountOut, class Eq, class Op>
-__global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
-    reduce_by_key_kernel(KeyIt keys, ValIt values, cuda::std::int64_t n, KeyOut keys_out, ValOut values_out,
-                         CountOut count_out, Eq eq, Op op, tile_carries<T> carries) {
-  using K = item_value_t<decltype(keys[0])>;
-  constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
-  using stage_t = run_scan_stage<K, T, BlockSize * ItemsPerThread>;
-  __shared__ unsigned tile_shared;
-  __shared__ bool first_is_head, last_ends_run;
-  __shared__ run_carry<T> warp_totals[BlockSize / 32];
-  __shared__ run_carry<T> tile_prefix;
-  __shared__ run_carry<T> window_folds[BlockSize / 32];
-  __shared__ bool window_inclusive[BlockSize / 32];
-  __shared__ run_scan_shared_keys<K> edge_keys;
-  __shared__ stage_t stage;
+// Within a whole tile every thread holds items, so a thread's carry needs no `any` and its count of
+// heads fits 32 bits: a lighter carry for the block's scan.
+template <class T>
+struct local_carry {
+  int heads;
+  T tail;
+};
 
-  if (threadIdx.x == 0) {
-    tile_shared = atomicAdd(carries.next_tile, 1u);
-    last_ends_run = false;
+template <class T, class Op>
+__device__ __forceinline__ local_carry<T> then(local_carry<T> const& a, local_carry<T> const& b, Op const& op) {
+  return {a.heads + b.heads, b.heads > 0 ? b.tail : static_cast<T>(op(a.tail, b.tail))};
+}
+
+// What a tile's block shares besides its stage.
+template <int BlockSize, class K, class T>
+struct run_scan_shared {
+  unsigned tile;  // the tile handed to the block
+  bool first_is_head, last_ends_run;
+  run_carry<T> warp_totals[BlockSize / 32];
+  local_carry<T> local_totals[BlockSize / 32];  // each warp's total, then (whole tiles) its exclusive prefix
+  local_carry<T> block_total;
+  run_carry<T> tile_prefix;
+  run_carry<T> window_folds[BlockSize / 32];
+  bool window_inclusive[BlockSize / 32];
+  run_scan_shared_keys<K> edge_keys;
+};
+
+// Where a tile's outputs gather before they are written coalesced (run_scan_stage's layout); null
+// keys: they are scattered directly.
+template <class K, class T>
+struct stage_view {
+  K* keys;
+  T* values;
+};
+
+// This tile's carry published, and the carry of every tile before it (in every thread; tile 0: none).
+template <int BlockSize, class T, class Shared, class Op>
+__device__ run_carry<T> tile_prefix_of(unsigned tile, run_carry<T> const& block_total, tile_carries<T> const& carries,
+                                       Shared& sh, Op const& op) {
+  if (tile == 0) {
+    if (threadIdx.x == 0) {
+      carries.publish(0, block_total, true);
+      sh.tile_prefix = {0, T{}, false};
+    }
+  } else {
+    if (threadIdx.x == 0) carries.publish(tile, block_total, false);
+    run_carry<T> const before_tile = carries.template look_back<BlockSize>(tile, op, sh.window_folds, sh.window_inclusive);
+    if (threadIdx.x == 0) {
+      carries.publish(tile, then(before_tile, block_total, op), true);
+      sh.tile_prefix = before_tile;
+    }
   }
   __syncthreads();
-  unsigned const tile = tile_shared;
+  return sh.tile_prefix;
+}
+
+// A tile wholly before n, the common case, in as few instructions and barriers as it can: no bound
+// on any item; lanes 0 and 31 read the keys beside their warp's items themselves (no exchange
+// through shared memory, no barrier); the heads as a bit mask, 32-bit counts within the tile, each
+// item's fold a select; then one barrier before warp 0 scans the warps' totals and looks back (one
+// warp's window, publishing the tile's carries), one after it, and the stage-or-scatter choice
+// taken once for the whole loop. A tile's life is a chain of waits (its loads, the look-back's
+// round trip to L2, the barriers) and an SM holds three: every step it saves is throughput
+// (docs/notes/family.md: 813 M warp instructions a 2^28-pair call before, 350 M now, CUB's 360 M).
+template <int BlockSize, int ItemsPerThread, class T, class K, class Shared, class KeyIt, class ValIt, class KeyOut,
+          class ValOut, class CountOut, class Eq, class Op>
+__device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned tile, KeyIt const& keys,
+                                                         ValIt const& values, cuda::std::int64_t n,
+                                                         stage_view<K, T> stage, KeyOut const& keys_out,
+                                                         ValOut const& values_out, CountOut const& count_out,
+                                                         Eq const& eq, Op const& op, tile_carries<T> const& carries) {
+  using mask_t = cuda::std::conditional_t<(ItemsPerThread <= 32), unsigned, unsigned long long>;
+  constexpr int warps = BlockSize / 32;
+  constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
+  cuda::std::int64_t const mine = cuda::std::int64_t(tile) * tile_items + cuda::std::int64_t(threadIdx.x) * ItemsPerThread;
+  int const lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+
+  K k[ItemsPerThread];
+  T v[ItemsPerThread];
+  K before, after;  // the keys either side of this thread's items
+  bool const has_before = mine > 0;
+  bool const has_after = mine + ItemsPerThread < n;
+  if (lane == 0 && has_before) before = keys[mine - 1];
+  if (lane == 31 && has_after) after = keys[mine + ItemsPerThread];
+  load_pairs(k, v, keys, values, mine);
+  K const from_below = shuffle_up(k[ItemsPerThread - 1], 1);
+  K const from_above = shuffle_down(k[0], 1);
+  if (lane > 0) before = from_below;
+  if (lane < 31) after = from_above;
+
+  // heads: bit j, item j starts a run; ends: bit j, item j ends one.
+  mask_t heads = (!has_before || !eq(before, k[0])) ? 1 : 0;
+#pragma unroll
+  for (int j = 1; j < ItemsPerThread; ++j) heads |= mask_t(!eq(k[j - 1], k[j]) ? 1 : 0) << j;
+  bool const ends_last = !has_after || !eq(k[ItemsPerThread - 1], after);
+  mask_t const ends = (heads >> 1) | (mask_t(ends_last ? 1 : 0) << (ItemsPerThread - 1));
+  // v[j] becomes the fold of item j's run from its head, or from the thread's first item where the
+  // run began before it: each run's value is then read where the run ends, with no second fold.
+#pragma unroll
+  for (int j = 1; j < ItemsPerThread; ++j)
+    if (!((heads >> j) & 1)) v[j] = static_cast<T>(op(v[j - 1], v[j]));
+  local_carry<T> inclusive{__popc(static_cast<unsigned>(heads)), v[ItemsPerThread - 1]};
+  if constexpr (ItemsPerThread > 32) inclusive.heads = __popcll(heads);
+
+  // The warp's scan; its total to warp 0, which scans the warps and finds the tiles' carry before.
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    local_carry<T> const other{__shfl_up_sync(full_warp_mask, inclusive.heads, d), shuffle_up(inclusive.tail, d)};
+    if (lane >= d) inclusive = then(other, inclusive, op);
+  }
+  local_carry<T> const lanes_before{__shfl_up_sync(full_warp_mask, inclusive.heads, 1), shuffle_up(inclusive.tail, 1)};
+  if (lane == 31) sh.local_totals[warp] = inclusive;
+  if (threadIdx.x == 0) sh.first_is_head = heads & 1;
+  if (threadIdx.x == BlockSize - 1) sh.last_ends_run = ends_last;
+  __syncthreads();
+  if (warp == 0) {
+    local_carry<T> w = sh.local_totals[lane < warps ? lane : warps - 1];
+#pragma unroll
+    for (int d = 1; d < warps; d *= 2) {
+      local_carry<T> const other{__shfl_up_sync(full_warp_mask, w.heads, d), shuffle_up(w.tail, d)};
+      if (lane >= d) w = then(other, w, op);
+    }
+    local_carry<T> const total{__shfl_sync(full_warp_mask, w.heads, warps - 1), shuffle_from(w.tail, warps - 1)};
+    local_carry<T> const warps_before{__shfl_up_sync(full_warp_mask, w.heads, 1), shuffle_up(w.tail, 1)};
+    run_carry<T> const own{total.heads, total.tail, true};
+    run_carry<T> before_tile{0, T{}, false};
+    if (tile == 0) {
+      if (lane == 0) carries.publish(0, own, true);
+    } else {
+      if (lane == 0) carries.publish(tile, own, false);
+      before_tile = carries.warp_look_back(tile, op);
+      if (lane == 0) carries.publish(tile, then(before_tile, own, op), true);
+    }
+    if (lane > 0 && lane < warps) sh.local_totals[lane] = warps_before;
+    if (lane == 0) sh.tile_prefix = before_tile, sh.block_total = total;
+  }
+  __syncthreads();
+  run_carry<T> const tile_prefix = sh.tile_prefix;
+  int const total_heads = sh.block_total.heads;
+
+  // The carry of the items before this thread's within the tile: the warps before, then the lanes.
+  local_carry<T> within{0, T{}};
+  if (warp > 0) within = sh.local_totals[warp];
+  if (lane > 0) within = warp > 0 ? then(within, lanes_before, op) : lanes_before;
+  bool const first_in_tile = threadIdx.x == 0;
+  cuda::std::int64_t const key_base = tile_prefix.heads;  // the run of the tile's first head
+  // The fold open before this thread's first item: where that item does not start a run, the first
+  // run to end in the thread is that one, and its value is this fold, then the thread's items to it.
+  T before_thread = first_in_tile ? tile_prefix.tail : within.tail;
+  if (!first_in_tile && within.heads == 0 && tile_prefix.any)
+    before_thread = static_cast<T>(op(tile_prefix.tail, within.tail));
+  if (!(heads & 1)) {
+    mask_t const first_end = ends & (~ends + 1);  // never 0: the thread's last item ends whatever is open
+#pragma unroll
+    for (int j = 0; j < ItemsPerThread; ++j)
+      if (first_end == mask_t(1) << j) v[j] = static_cast<T>(op(before_thread, v[j]));
+  }
+  int run = within.heads - 1;  // the run open before this thread's first item, from key_base
+
+  auto write_runs = [&](auto staged) {
+#pragma unroll
+    for (int j = 0; j < ItemsPerThread; ++j) {
+      if ((heads >> j) & 1) {
+        ++run;
+        if constexpr (staged) stage.keys[run] = k[j];
+        else keys_out[key_base + run] = k[j];
+      }
+      if ((ends >> j) & 1) {
+        if constexpr (staged) stage.values[run + 1] = v[j];
+        else values_out[key_base + run] = v[j];
+      }
+    }
+  };
+  bool const staged = stage.keys != nullptr && total_heads > BlockSize;  // the same in every thread
+  if (staged) write_runs(cuda::std::true_type{});
+  else write_runs(cuda::std::false_type{});
+  if (!has_after) *count_out = key_base + run + 1;  // the input's last item
+  if (staged) {
+    __syncthreads();
+    for (int r = threadIdx.x; r < total_heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
+    int const from = sh.first_is_head ? 1 : 0;
+    int const slots = total_heads + (sh.last_ends_run ? 1 : 0);
+    for (int r = from + threadIdx.x; r < slots; r += BlockSize) values_out[key_base - 1 + r] = stage.values[r];
+  }
+}
+
+// Any tile, the input's last partial one included: each item checked against n. Called, not
+// inlined, so that its registers do not spill the whole tile's path.
+template <int BlockSize, int ItemsPerThread, class T, class K, class Shared, class KeyIt, class ValIt, class KeyOut,
+          class ValOut, class CountOut, class Eq, class Op>
+__device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, KeyIt const& keys, ValIt const& values,
+                                                    cuda::std::int64_t n, stage_view<K, T> stage,
+                                                    KeyOut const& keys_out, ValOut const& values_out,
+                                                    CountOut const& count_out, Eq const& eq, Op const& op,
+                                                    tile_carries<T> const& carries) {
+  constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
+  if (threadIdx.x == 0) sh.last_ends_run = false;
   cuda::std::int64_t const tile_base = cuda::std::int64_t(tile) * tile_items;
   cuda::std::int64_t const tile_last = (n - tile_base < tile_items ? n : tile_base + tile_items) - 1;
   cuda::std::int64_t const mine = tile_base + cuda::std::int64_t(threadIdx.x) * ItemsPerThread;
@@ -288,15 +510,15 @@ __global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
   load_consecutive(v, values, mine, valid);
   // The key before this thread's first (from the lane before, the warp before, or the tile before)
   // and the key after its last.
-  if (lane == 0) edge_keys.first_of_warp[warp] = k[0];
-  if (lane == 31) edge_keys.last_of_warp[warp] = k[ItemsPerThread - 1];
+  if (lane == 0) sh.edge_keys.first_of_warp[warp] = k[0];
+  if (lane == 31) sh.edge_keys.last_of_warp[warp] = k[ItemsPerThread - 1];
   K before = shuffle_up(k[ItemsPerThread - 1], 1);
   K after = shuffle_down(k[0], 1);
   __syncthreads();
   bool const has_before = mine > 0;
-  if (lane == 0 && has_before) before = warp > 0 ? edge_keys.last_of_warp[warp - 1] : key_before_tile;
+  if (lane == 0 && has_before) before = warp > 0 ? sh.edge_keys.last_of_warp[warp - 1] : key_before_tile;
   bool const has_after = valid == ItemsPerThread && mine + ItemsPerThread < n;
-  if (lane == 31 && has_after) after = warp + 1 < BlockSize / 32 ? edge_keys.first_of_warp[warp + 1] : key_after_tile;
+  if (lane == 31 && has_after) after = warp + 1 < BlockSize / 32 ? sh.edge_keys.first_of_warp[warp + 1] : key_after_tile;
 
   // Heads, and the thread's carry.
   bool head[ItemsPerThread];
@@ -313,28 +535,15 @@ __global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
       }
     }
   }
-  if (threadIdx.x == 0) first_is_head = head[0];
+  if (threadIdx.x == 0) sh.first_is_head = head[0];
   run_carry<T> block_total;
-  run_carry<T> const within = block_exclusive_scan<BlockSize>(mine_carry, op, block_total, warp_totals);
+  run_carry<T> const within = block_exclusive_scan<BlockSize>(mine_carry, op, block_total, sh.warp_totals);
 
   // The carry of every earlier tile: thread 0 publishes this tile's, the block looks back.
-  if (tile == 0) {
-    if (threadIdx.x == 0) {
-      carries.publish(0, block_total, true);
-      tile_prefix = {0, T{}, false};
-    }
-  } else {
-    if (threadIdx.x == 0) carries.publish(tile, block_total, false);
-    run_carry<T> const before_tile = carries.template look_back<BlockSize>(tile, op, window_folds, window_inclusive);
-    if (threadIdx.x == 0) {
-      carries.publish(tile, then(before_tile, block_total, op), true);
-      tile_prefix = before_tile;
-    }
-  }
-  __syncthreads();
+  run_carry<T> const tile_prefix = tile_prefix_of<BlockSize>(tile, block_total, carries, sh, op);
   run_carry<T> const prefix = then(tile_prefix, within, op);
   cuda::std::int64_t const key_base = tile_prefix.heads;  // the run of the tile's first head
-  bool const staged = stage_t::fits && block_total.heads > BlockSize;  // the same in every thread
+  bool const staged = stage.keys != nullptr && block_total.heads > BlockSize;  // the same in every thread
 
   // Each run's first key where it starts, its fold where it ends: to the outputs, or to the stage.
   cuda::std::int64_t run = prefix.heads - 1;  // the run open before this thread's first item
@@ -344,7 +553,7 @@ __global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
     if (j < valid) {
       if (head[j]) {
         ++run;
-        if (staged) stage.keys.data()[run - key_base] = k[j];
+        if (staged) stage.keys[run - key_base] = k[j];
         else keys_out[run] = k[j];
         acc = v[j];
       } else {
@@ -352,20 +561,47 @@ __global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
       }
       bool const last_of_run = j + 1 < valid ? head[j + 1] : !(j + 1 == ItemsPerThread && has_after) || !eq(k[j], after);
       if (last_of_run) {
-        if (staged) stage.values.data()[run - key_base + 1] = acc;
+        if (staged) stage.values[run - key_base + 1] = acc;
         else values_out[run] = acc;
-        if (mine + j == tile_last) last_ends_run = true;
+        if (mine + j == tile_last) sh.last_ends_run = true;
       }
       if (mine + j == n - 1) *count_out = run + 1;
     }
   }
   if (staged) {
     __syncthreads();
-    for (cuda::std::int64_t r = threadIdx.x; r < block_total.heads; r += BlockSize) keys_out[key_base + r] = stage.keys.data()[r];
-    cuda::std::int64_t const first_slot = first_is_head ? 1 : 0;
-    cuda::std::int64_t const slots = block_total.heads + (last_ends_run ? 1 : 0);
+    for (cuda::std::int64_t r = threadIdx.x; r < block_total.heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
+    cuda::std::int64_t const first_slot = sh.first_is_head ? 1 : 0;
+    cuda::std::int64_t const slots = block_total.heads + (sh.last_ends_run ? 1 : 0);
     for (cuda::std::int64_t r = first_slot + threadIdx.x; r < slots; r += BlockSize)
-      values_out[key_base - 1 + r] = stage.values.data()[r];
+      values_out[key_base - 1 + r] = stage.values[r];
+  }
+}
+
+// One tile a block: n pairs (keys[i], values[i]); outputs as reduce_by_key says. Tiles are handed
+// out in order of the blocks' start. At least 768 threads an SM (3 blocks of 256: registers capped
+// at 80): the kernel's throughput is the tiles an SM holds over a tile's life (docs/notes/family.md),
+// and a fourth block's spills cost more than its tile gains.
+template <int BlockSize, int ItemsPerThread, class T, class KeyIt, class ValIt, class KeyOut, class ValOut,
+          class CountOut, class Eq, class Op>
+__global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
+    reduce_by_key_kernel(KeyIt keys, ValIt values, cuda::std::int64_t n, KeyOut keys_out, ValOut values_out,
+                         CountOut count_out, Eq eq, Op op, tile_carries<T> carries) {
+  using K = item_value_t<decltype(keys[0])>;
+  using stage_t = run_scan_stage<K, T, BlockSize * ItemsPerThread>;
+  __shared__ run_scan_shared<BlockSize, K, T> sh;
+  __shared__ stage_t stage;
+  if (threadIdx.x == 0) sh.tile = atomicAdd(carries.next_tile, 1u);
+  __syncthreads();
+  unsigned const tile = sh.tile;
+  stage_view<K, T> const staging{stage_t::fits ? stage.keys.data() : nullptr, stage.values.data()};
+  constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
+  if (ItemsPerThread <= 64 && cuda::std::int64_t(tile + 1) * tile_items <= n) {
+    reduce_by_key_whole_tile<BlockSize, ItemsPerThread, T, K>(sh, tile, keys, values, n, staging, keys_out, values_out,
+                                                               count_out, eq, op, carries);
+  } else {
+    reduce_by_key_any_tile<BlockSize, ItemsPerThread, T, K>(sh, tile, keys, values, n, staging, keys_out, values_out,
+                                                             count_out, eq, op, carries);
   }
 }
 
