@@ -154,6 +154,32 @@ TEST_CASE("reduce_by_key of ints: exact, against Thrust, CUB and the host, every
   }
 }
 
+TEST_CASE("reduce_by_key from 2^26 pairs: default_policy's larger tiles, staged and scattered") {
+  long long const n = (1ll << 26) + 5;
+  if (char const* cap = std::getenv("CASCADE_TEST_MAX_N"); cap && std::atoll(cap) < n) return;
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0xb5);
+  for (int mean : {1, 64}) {  // every pair a run (written through shared memory), and long runs (scattered)
+    CAPTURE(mean);
+    std::vector<int> keys = run_keys(rng, n, mean);
+    std::vector<int> vals(n);
+    for (auto& v : vals) v = static_cast<int>(rng() % 2001) - 1000;
+    std::vector<int> hk, hv;
+    host_by_key(keys, vals, std::plus<int>{}, std::equal_to<int>{}, hk, hv);
+    long long const runs = static_cast<long long>(hk.size());
+    thrust::device_vector<int> dk(keys.begin(), keys.end()), dv(vals.begin(), vals.end());
+    thrust::device_vector<int> ok(n, -1), ov(n, -1);
+    thrust::device_vector<long long> count(1, -1);
+    cascade::reduce_by_key_into(cascade::default_policy{}, thrust::raw_pointer_cast(dk.data()),
+                                thrust::raw_pointer_cast(dk.data()) + n, thrust::raw_pointer_cast(dv.data()),
+                                thrust::raw_pointer_cast(ok.data()), thrust::raw_pointer_cast(ov.data()),
+                                thrust::raw_pointer_cast(count.data()));
+    REQUIRE(count[0] == runs);
+    CHECK(host_copy(ok.begin(), runs) == hk);
+    CHECK(host_copy(ov.begin(), runs) == hv);
+  }
+}
+
 TEST_CASE("reduce_by_key of floats within the bound; a custom key equality keeps each run's first key") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0xb2);

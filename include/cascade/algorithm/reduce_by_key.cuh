@@ -10,12 +10,13 @@
 // in their input's value type; op may be non-commutative (the fold within a run is exactly the left
 // fold). One kernel, a single pass with decoupled look-back (detail/kernel/run_scan.cuh), after a
 // memset of one flag per tile; the policy gives the block size and the pairs a thread reads (its tree
-// and finish are not used; default_policy: 256 threads of 16 pairs).
+// and finish are not used; default_policy: 256 threads of 16 pairs, of 20 from 2^26 pairs).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cuda/std/cstdint>
+#include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
 #include <cstddef>
@@ -47,16 +48,25 @@ struct equal_to {
 
 namespace cascade::detail {
 
-// The block size and pairs a thread of reduce_by_key under Policy.
+// The block size and pairs a thread of reduce_by_key under Policy, and from how many pairs on it
+// takes `large_items` a thread instead.
 template <class Policy>
 struct by_key_shape {
   static constexpr int block_size = Policy::block_size;
   static constexpr int items = Policy::coarse_factor;
+  static constexpr int large_items = items;
+  static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
 };
+// The fastest of cascade-family --cases by_key_shapes on an H200. A tile's life is mostly fixed
+// waits, so bigger tiles move more pairs a second where there are enough of them to fill the device
+// many times (256 x 20 at 2^28 pairs: 1.02-1.33x 256 x 16, staged at mean run length 1), and fewer
+// where there are not (at 2^20, 0.8x).
 template <>
-struct by_key_shape<default_policy> {  // the fastest of cascade-family --cases by_key_shapes on an H200
+struct by_key_shape<default_policy> {
   static constexpr int block_size = 256;
   static constexpr int items = 16;
+  static constexpr int large_items = 20;
+  static constexpr cuda::std::int64_t large_from = cuda::std::int64_t(1) << 26;
 };
 
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountOut, class Op, class Eq>
@@ -71,19 +81,23 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
     if (call.launches()) launch_write_value(count_out, cuda::std::int64_t(0), stream);
     return;
   }
-  constexpr cuda::std::int64_t tile = cuda::std::int64_t(shape::block_size) * shape::items;
-  cuda::std::int64_t const tiles = (n + tile - 1) / tile;
-  if (tiles > 0x7fffffffll)
-    throw std::invalid_argument("cascade::reduce_by_key: more than 2^31 tiles; use a policy with larger tiles");
-  using layout = tile_carries<T>;
-  scratch_buffer const scratch = call.scratch(layout::bytes(tiles), "cascade::reduce_by_key's tile carries");
-  if (!call.launches()) return;
-  check_cuda(cudaMemsetAsync(scratch.as<void>(), 0, layout::zeroed_bytes(tiles), stream),
-             "cudaMemsetAsync (reduce_by_key's tile flags)");
-  tile_carries<T> const carries = layout::in(scratch.as<void>(), tiles);
-  launch(&reduce_by_key_kernel<shape::block_size, shape::items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut, Eq, Op>,
-         static_cast<unsigned>(tiles), shape::block_size, stream, "reduce_by_key_kernel<<<...>>> (launch)", keys, values,
-         n, keys_out, values_out, count_out, eq, op, carries);
+  auto const run = [&]<int Items>() {
+    constexpr cuda::std::int64_t tile = cuda::std::int64_t(shape::block_size) * Items;
+    cuda::std::int64_t const tiles = (n + tile - 1) / tile;
+    if (tiles > 0x7fffffffll)
+      throw std::invalid_argument("cascade::reduce_by_key: more than 2^31 tiles; use a policy with larger tiles");
+    using layout = tile_carries<T>;
+    scratch_buffer const scratch = call.scratch(layout::bytes(tiles), "cascade::reduce_by_key's tile carries");
+    if (!call.launches()) return;
+    check_cuda(cudaMemsetAsync(scratch.as<void>(), 0, layout::zeroed_bytes(tiles), stream),
+               "cudaMemsetAsync (reduce_by_key's tile flags)");
+    tile_carries<T> const carries = layout::in(scratch.as<void>(), tiles);
+    launch(&reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut, Eq, Op>,
+           static_cast<unsigned>(tiles), shape::block_size, stream, "reduce_by_key_kernel<<<...>>> (launch)", keys,
+           values, n, keys_out, values_out, count_out, eq, op, carries);
+  };
+  if (shape::large_items != shape::items && n >= shape::large_from) run.template operator()<shape::large_items>();
+  else run.template operator()<shape::items>();
 }
 
 template <class KeyIt, class ValIt, class... Outs>

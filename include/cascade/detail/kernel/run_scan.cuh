@@ -287,14 +287,26 @@ struct run_scan_shared_keys {
 
 // A tile's outputs gathered in shared memory, so that a tile with many runs writes them coalesced
 // (each thread's runs are scattered at stride items otherwise: 8x the store transactions at mean
-// length 1). keys[r]: the tile's r-th head; values[r]: the run r - 1 after the one open before the tile.
+// length 1). keys[r]: the tile's r-th head; values[r]: the run r - 1 after the one open before the
+// tile. Where they fit 44 KB (the 48 KB of static shared memory a block may have, less the rest;
+// 256 x 20 pairs of 4 + 4 bytes do), else scattered directly. Staging keys and values in turn in
+// the same bytes, for 256 x 24, cost its registers more spills than it saved (docs/notes/family.md).
 template <class K, class T, int TileItems>
 struct run_scan_stage {
-  static constexpr bool fits = TileItems * (sizeof(K) + sizeof(T)) <= 32768;  // else scattered directly
-  static constexpr int slots = fits ? TileItems : 1;
-  shared_array<K, slots> keys;
-  shared_array<T, slots + 1> values;
+  static constexpr std::size_t values_at = (TileItems * sizeof(K) + alignof(T) - 1) / alignof(T) * alignof(T);
+  static constexpr std::size_t bytes_needed = values_at + (TileItems + 1) * sizeof(T);
+  static constexpr bool fits = bytes_needed <= 45056;
+  alignas(K) alignas(T) unsigned char bytes[fits ? bytes_needed : 1];
+  __device__ K* keys() { return reinterpret_cast<K*>(bytes); }
+  __device__ T* values() { return reinterpret_cast<T*>(bytes + (fits ? values_at : 0)); }
 };
+
+// The number of set bits of a head mask.
+template <class Mask>
+__device__ __forceinline__ int inclusive_heads(Mask m) {
+  if constexpr (sizeof(Mask) > 4) return __popcll(m);
+  else return __popc(m);
+}
 
 // Within a whole tile every thread holds items, so a thread's carry needs no `any` and its count of
 // heads fits 32 bits: a lighter carry for the block's scan.
@@ -397,8 +409,7 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
 #pragma unroll
   for (int j = 1; j < ItemsPerThread; ++j)
     if (!((heads >> j) & 1)) v[j] = static_cast<T>(op(v[j - 1], v[j]));
-  local_carry<T> inclusive{__popc(static_cast<unsigned>(heads)), v[ItemsPerThread - 1]};
-  if constexpr (ItemsPerThread > 32) inclusive.heads = __popcll(heads);
+  local_carry<T> inclusive{inclusive_heads(heads), v[ItemsPerThread - 1]};
 
   // The warp's scan; its total to warp 0, which scans the warps and finds the tiles' carry before.
 #pragma unroll
@@ -412,7 +423,8 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
   if (threadIdx.x == BlockSize - 1) sh.last_ends_run = ends_last;
   __syncthreads();
   if (warp == 0) {
-    local_carry<T> w = sh.local_totals[lane < warps ? lane : warps - 1];
+    local_carry<T> w{0, T{}};
+    if (lane < warps) w = sh.local_totals[lane];
 #pragma unroll
     for (int d = 1; d < warps; d *= 2) {
       local_carry<T> const other{__shfl_up_sync(full_warp_mask, w.heads, d), shuffle_up(w.tail, d)};
@@ -453,9 +465,11 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
     for (int j = 0; j < ItemsPerThread; ++j)
       if (first_end == mask_t(1) << j) v[j] = static_cast<T>(op(before_thread, v[j]));
   }
-  int run = within.heads - 1;  // the run open before this thread's first item, from key_base
+  int const run_before = within.heads - 1;  // the run open before this thread's first item, from key_base
 
+  // Each run's first key where it starts, its value where it ends: to the outputs, or to the stage.
   auto write_runs = [&](auto staged) {
+    int run = run_before;
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
       if ((heads >> j) & 1) {
@@ -469,17 +483,17 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
       }
     }
   };
-  bool const staged = stage.keys != nullptr && total_heads > BlockSize;  // the same in every thread
-  if (staged) write_runs(cuda::std::true_type{});
-  else write_runs(cuda::std::false_type{});
-  if (!has_after) *count_out = key_base + run + 1;  // the input's last item
-  if (staged) {
-    __syncthreads();
-    for (int r = threadIdx.x; r < total_heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
-    int const from = sh.first_is_head ? 1 : 0;
-    int const slots = total_heads + (sh.last_ends_run ? 1 : 0);
-    for (int r = from + threadIdx.x; r < slots; r += BlockSize) values_out[key_base - 1 + r] = stage.values[r];
+  if (!has_after) *count_out = key_base + run_before + inclusive_heads(heads) + 1;  // the input's last item
+  if (stage.keys == nullptr || total_heads <= BlockSize) {  // the same in every thread
+    write_runs(cuda::std::false_type{});
+    return;
   }
+  write_runs(cuda::std::true_type{});
+  __syncthreads();
+  for (int r = threadIdx.x; r < total_heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
+  int const from = sh.first_is_head ? 1 : 0;  // the values from slot 1 where the tile's first pair starts a run
+  int const slots = total_heads + (sh.last_ends_run ? 1 : 0);
+  for (int r = from + threadIdx.x; r < slots; r += BlockSize) values_out[key_base - 1 + r] = stage.values[r];
 }
 
 // Any tile, the input's last partial one included: each item checked against n. Called, not
@@ -594,7 +608,7 @@ __global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
   if (threadIdx.x == 0) sh.tile = atomicAdd(carries.next_tile, 1u);
   __syncthreads();
   unsigned const tile = sh.tile;
-  stage_view<K, T> const staging{stage_t::fits ? stage.keys.data() : nullptr, stage.values.data()};
+  stage_view<K, T> const staging{stage_t::fits ? stage.keys() : nullptr, stage.values()};
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
   if (ItemsPerThread <= 64 && cuda::std::int64_t(tile + 1) * tile_items <= n) {
     reduce_by_key_whole_tile<BlockSize, ItemsPerThread, T, K>(sh, tile, keys, values, n, staging, keys_out, values_out,
