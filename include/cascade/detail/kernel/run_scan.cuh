@@ -368,12 +368,12 @@ __device__ run_carry<T> tile_prefix_of(unsigned tile, run_carry<T> const& block_
 // on any item; lanes 0 and 31 read the keys beside their warp's items themselves (no exchange
 // through shared memory, no barrier); the heads as a bit mask, 32-bit counts within the tile, each
 // item's fold a select; then one barrier before warp 0 scans the warps' totals and looks back (one
-// warp's window, publishing the tile's carries), one after it, and the stage-or-scatter choice
-// taken once for the whole loop. A tile's life is a chain of waits (its loads, the look-back's
+// warp's window, publishing the tile's carries) while the other warps stage their runs in shared
+// memory (Staged: where a tile's runs fit there; one barrier more, before), one after. A tile's life is a chain of waits (its loads, the look-back's
 // round trip to L2, the barriers) and an SM holds three: every step it saves is throughput
 // (docs/notes/family.md: 813 M warp instructions a 2^28-pair call before, 350 M now, CUB's 360 M).
-template <int BlockSize, int ItemsPerThread, class T, class K, class Shared, class KeyIt, class ValIt, class KeyOut,
-          class ValOut, class CountOut, class Eq, class Op>
+template <int BlockSize, int ItemsPerThread, bool Staged, class T, class K, class Shared, class KeyIt, class ValIt,
+          class KeyOut, class ValOut, class CountOut, class Eq, class Op>
 __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned tile, KeyIt const& keys,
                                                          ValIt const& values, cuda::std::int64_t n,
                                                          stage_view<K, T> stage, KeyOut const& keys_out,
@@ -422,6 +422,12 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
   if (threadIdx.x == 0) sh.first_is_head = heads & 1;
   if (threadIdx.x == BlockSize - 1) sh.last_ends_run = ends_last;
   __syncthreads();
+
+  // Warp 0 scans the warps' totals and hands each warp its prefix within the tile, then looks back.
+  // Where the tile's runs are staged, the other warps stage theirs meanwhile at their places within
+  // the tile (one more barrier first, for the prefixes): only the run open before the tile needs the
+  // carry from before it, added as it is copied out.
+  run_carry<T> own{0, T{}, true};
   if (warp == 0) {
     local_carry<T> w{0, T{}};
     if (lane < warps) w = sh.local_totals[lane];
@@ -432,7 +438,11 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
     }
     local_carry<T> const total{__shfl_sync(full_warp_mask, w.heads, warps - 1), shuffle_from(w.tail, warps - 1)};
     local_carry<T> const warps_before{__shfl_up_sync(full_warp_mask, w.heads, 1), shuffle_up(w.tail, 1)};
-    run_carry<T> const own{total.heads, total.tail, true};
+    if (lane > 0 && lane < warps) sh.local_totals[lane] = warps_before;
+    if (lane == 0) sh.block_total = total;
+    own = {total.heads, total.tail, true};
+  }
+  auto const look_back = [&] {  // warp 0: the tile's carries published, the carry before it to sh
     run_carry<T> before_tile{0, T{}, false};
     if (tile == 0) {
       if (lane == 0) carries.publish(0, own, true);
@@ -441,59 +451,70 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
       before_tile = carries.warp_look_back(tile, op);
       if (lane == 0) carries.publish(tile, then(before_tile, own, op), true);
     }
-    if (lane > 0 && lane < warps) sh.local_totals[lane] = warps_before;
-    if (lane == 0) sh.tile_prefix = before_tile, sh.block_total = total;
+    if (lane == 0) sh.tile_prefix = before_tile;
+  };
+  if constexpr (Staged) {
+    __syncthreads();
+    if (warp == 0) look_back();
+  } else {
+    if (warp == 0) look_back();
+    __syncthreads();
   }
-  __syncthreads();
-  run_carry<T> const tile_prefix = sh.tile_prefix;
-  int const total_heads = sh.block_total.heads;
 
   // The carry of the items before this thread's within the tile: the warps before, then the lanes.
   local_carry<T> within{0, T{}};
   if (warp > 0) within = sh.local_totals[warp];
   if (lane > 0) within = warp > 0 ? then(within, lanes_before, op) : lanes_before;
   bool const first_in_tile = threadIdx.x == 0;
-  cuda::std::int64_t const key_base = tile_prefix.heads;  // the run of the tile's first head
-  // The fold open before this thread's first item: where that item does not start a run, the first
-  // run to end in the thread is that one, and its value is this fold, then the thread's items to it.
-  T before_thread = first_in_tile ? tile_prefix.tail : within.tail;
-  if (!first_in_tile && within.heads == 0 && tile_prefix.any)
-    before_thread = static_cast<T>(op(tile_prefix.tail, within.tail));
-  if (!(heads & 1)) {
+  int const run_before = within.heads - 1;  // the run open before this thread's first item, within the tile
+  // Where this thread's first item does not start a run, the first run to end in the thread is the
+  // one open before it: its value is the fold before the thread's items (within the tile here; the
+  // tiles' before it added where it is written), then theirs to that end.
+  auto fold_first_end = [&](T const& before_thread) {
     mask_t const first_end = ends & (~ends + 1);  // never 0: the thread's last item ends whatever is open
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j)
       if (first_end == mask_t(1) << j) v[j] = static_cast<T>(op(before_thread, v[j]));
-  }
-  int const run_before = within.heads - 1;  // the run open before this thread's first item, from key_base
+  };
 
-  // Each run's first key where it starts, its value where it ends: to the outputs, or to the stage.
-  auto write_runs = [&](auto staged) {
+  if constexpr (Staged) {
+    if (!(heads & 1) && !first_in_tile) fold_first_end(within.tail);
     int run = run_before;
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
-      if ((heads >> j) & 1) {
-        ++run;
-        if constexpr (staged) stage.keys[run] = k[j];
-        else keys_out[key_base + run] = k[j];
-      }
-      if ((ends >> j) & 1) {
-        if constexpr (staged) stage.values[run + 1] = v[j];
-        else values_out[key_base + run] = v[j];
-      }
+      if ((heads >> j) & 1) stage.keys[++run] = k[j];
+      if ((ends >> j) & 1) stage.values[run + 1] = v[j];
     }
-  };
-  if (!has_after) *count_out = key_base + run_before + inclusive_heads(heads) + 1;  // the input's last item
-  if (stage.keys == nullptr || total_heads <= BlockSize) {  // the same in every thread
-    write_runs(cuda::std::false_type{});
-    return;
+    __syncthreads();
+    run_carry<T> const tile_prefix = sh.tile_prefix;
+    int const total_heads = sh.block_total.heads;
+    cuda::std::int64_t const key_base = tile_prefix.heads;  // the run of the tile's first head
+    if (!has_after) *count_out = key_base + run + 1;  // the input's last item
+    for (int r = threadIdx.x; r < total_heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
+    int const from = sh.first_is_head ? 1 : 0;  // slot 0: the run open before the tile, if it ends here
+    int const slots = total_heads + (sh.last_ends_run ? 1 : 0);
+    for (int r = from + threadIdx.x; r < slots; r += BlockSize) {
+      T value = stage.values[r];
+      if (r == 0 && tile_prefix.any) value = static_cast<T>(op(tile_prefix.tail, value));
+      values_out[key_base - 1 + r] = value;
+    }
+  } else {
+    run_carry<T> const tile_prefix = sh.tile_prefix;
+    cuda::std::int64_t const key_base = tile_prefix.heads;
+    if (!(heads & 1)) {
+      T before_thread = first_in_tile ? tile_prefix.tail : within.tail;
+      if (!first_in_tile && within.heads == 0 && tile_prefix.any)
+        before_thread = static_cast<T>(op(tile_prefix.tail, within.tail));
+      fold_first_end(before_thread);
+    }
+    int run = run_before;
+#pragma unroll
+    for (int j = 0; j < ItemsPerThread; ++j) {
+      if ((heads >> j) & 1) keys_out[key_base + ++run] = k[j];
+      if ((ends >> j) & 1) values_out[key_base + run] = v[j];
+    }
+    if (!has_after) *count_out = key_base + run + 1;  // the input's last item
   }
-  write_runs(cuda::std::true_type{});
-  __syncthreads();
-  for (int r = threadIdx.x; r < total_heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
-  int const from = sh.first_is_head ? 1 : 0;  // the values from slot 1 where the tile's first pair starts a run
-  int const slots = total_heads + (sh.last_ends_run ? 1 : 0);
-  for (int r = from + threadIdx.x; r < slots; r += BlockSize) values_out[key_base - 1 + r] = stage.values[r];
 }
 
 // Any tile, the input's last partial one included: each item checked against n. Called, not
@@ -611,7 +632,7 @@ __global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
   stage_view<K, T> const staging{stage_t::fits ? stage.keys() : nullptr, stage.values()};
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
   if (ItemsPerThread <= 64 && cuda::std::int64_t(tile + 1) * tile_items <= n) {
-    reduce_by_key_whole_tile<BlockSize, ItemsPerThread, T, K>(sh, tile, keys, values, n, staging, keys_out, values_out,
+    reduce_by_key_whole_tile<BlockSize, ItemsPerThread, stage_t::fits, T, K>(sh, tile, keys, values, n, staging, keys_out, values_out,
                                                                count_out, eq, op, carries);
   } else {
     reduce_by_key_any_tile<BlockSize, ItemsPerThread, T, K>(sh, tile, keys, values, n, staging, keys_out, values_out,
