@@ -86,6 +86,16 @@ struct million_runs {  // key i / 2^20
   __host__ __device__ long long operator()(long long i) const { return i >> 20; }
 };
 
+// n int pairs, keys in runs of mean length `mean` (run_keys), values in [-1000, 1000], and the
+// host's exact reduce_by_key of them (keys, sums).
+struct int_case {
+  std::vector<int> keys, vals, host_keys, host_sums;
+  int_case(std::mt19937_64& rng, long long n, int mean) : keys(run_keys(rng, n, mean)), vals(n) {
+    for (auto& v : vals) v = static_cast<int>(rng() % 2001) - 1000;
+    host_by_key(keys, vals, std::plus<int>{}, std::equal_to<int>{}, host_keys, host_sums);
+  }
+};
+
 std::vector<long long> sizes(std::mt19937_64& rng) {
   std::vector<long long> s = {1, 2, 31, 1023, 1024, 1025, 2048, 2049, 65537, (1 << 20) + 7};
   s.push_back(std::uniform_int_distribution<long long>(2, 1 << 22)(rng));
@@ -107,13 +117,11 @@ TEST_CASE("reduce_by_key of ints: exact, against Thrust, CUB and the host, every
     for (long long n : sizes(rng)) {
       CAPTURE(mean);
       CAPTURE(n);
-      std::vector<int> keys = run_keys(rng, n, mean);
-      std::vector<int> vals(n);
-      for (auto& v : vals) v = static_cast<int>(rng() % 2001) - 1000;
-      std::vector<int> hk, hv;
-      host_by_key(keys, vals, std::plus<int>{}, std::equal_to<int>{}, hk, hv);
+      int_case const c(rng, n, mean);
+      std::vector<int> const& hk = c.host_keys;
+      std::vector<int> const& hv = c.host_sums;
       long long const runs = static_cast<long long>(hk.size());
-      thrust::device_vector<int> dk(keys.begin(), keys.end()), dv(vals.begin(), vals.end());
+      thrust::device_vector<int> dk(c.keys.begin(), c.keys.end()), dv(c.vals.begin(), c.vals.end());
       thrust::device_vector<int> ok(n), ov(n);
       thrust::device_vector<long long> count(1);
       auto const t = thrust::reduce_by_key(dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin());
@@ -154,20 +162,16 @@ TEST_CASE("reduce_by_key of ints: exact, against Thrust, CUB and the host, every
   }
 }
 
-TEST_CASE("reduce_by_key from 2^26 pairs: default_policy's larger tiles, staged and scattered") {
+TEST_CASE("reduce_by_key from 2^26 pairs: default_policy's larger tiles") {
   long long const n = (1ll << 26) + 5;
   if (char const* cap = std::getenv("CASCADE_TEST_MAX_N"); cap && std::atoll(cap) < n) return;
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0xb5);
-  for (int mean : {1, 64}) {  // every pair a run (written through shared memory), and long runs (scattered)
+  for (int mean : {1, 64}) {  // every pair a run, and long runs
     CAPTURE(mean);
-    std::vector<int> keys = run_keys(rng, n, mean);
-    std::vector<int> vals(n);
-    for (auto& v : vals) v = static_cast<int>(rng() % 2001) - 1000;
-    std::vector<int> hk, hv;
-    host_by_key(keys, vals, std::plus<int>{}, std::equal_to<int>{}, hk, hv);
-    long long const runs = static_cast<long long>(hk.size());
-    thrust::device_vector<int> dk(keys.begin(), keys.end()), dv(vals.begin(), vals.end());
+    int_case const c(rng, n, mean);
+    long long const runs = static_cast<long long>(c.host_keys.size());
+    thrust::device_vector<int> dk(c.keys.begin(), c.keys.end()), dv(c.vals.begin(), c.vals.end());
     thrust::device_vector<int> ok(n, -1), ov(n, -1);
     thrust::device_vector<long long> count(1, -1);
     cascade::reduce_by_key_into(cascade::default_policy{}, thrust::raw_pointer_cast(dk.data()),
@@ -175,8 +179,8 @@ TEST_CASE("reduce_by_key from 2^26 pairs: default_policy's larger tiles, staged 
                                 thrust::raw_pointer_cast(ok.data()), thrust::raw_pointer_cast(ov.data()),
                                 thrust::raw_pointer_cast(count.data()));
     REQUIRE(count[0] == runs);
-    CHECK(host_copy(ok.begin(), runs) == hk);
-    CHECK(host_copy(ov.begin(), runs) == hv);
+    CHECK(host_copy(ok.begin(), runs) == c.host_keys);
+    CHECK(host_copy(ov.begin(), runs) == c.host_sums);
   }
 }
 

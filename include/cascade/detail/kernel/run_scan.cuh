@@ -367,11 +367,12 @@ __device__ run_carry<T> tile_prefix_of(unsigned tile, run_carry<T> const& block_
 // A tile wholly before n, the common case, in as few instructions and barriers as it can: no bound
 // on any item; lanes 0 and 31 read the keys beside their warp's items themselves (no exchange
 // through shared memory, no barrier); the heads as a bit mask, 32-bit counts within the tile, each
-// item's fold a select; then one barrier before warp 0 scans the warps' totals and looks back (one
-// warp's window, publishing the tile's carries) while the other warps stage their runs in shared
-// memory (Staged: where a tile's runs fit there; one barrier more, before), one after. A tile's life is a chain of waits (its loads, the look-back's
-// round trip to L2, the barriers) and an SM holds three: every step it saves is throughput
-// (docs/notes/family.md: 813 M warp instructions a 2^28-pair call before, 350 M now, CUB's 360 M).
+// item's fold a select; a barrier, then warp 0 scans the warps' totals and looks back (one warp's
+// window, publishing the tile's carries) while, where the tile's runs fit in shared memory (Staged),
+// the other warps stage theirs there after one more barrier; a barrier after. A tile's life is a
+// chain of waits (its loads, the look-back's round trip to L2, the barriers) and an SM holds three:
+// every step it saves is throughput (docs/notes/family.md: 813 M warp instructions a 2^28-pair call
+// before, 350 M now, CUB's 360 M).
 template <int BlockSize, int ItemsPerThread, bool Staged, class T, class K, class Shared, class KeyIt, class ValIt,
           class KeyOut, class ValOut, class CountOut, class Eq, class Op>
 __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned tile, KeyIt const& keys,
