@@ -6,7 +6,9 @@
 //   cascade::argmin_into(policy{}.on(s), d, d + n, d_lo);  // into device memory (indexed<float>*), no host wait
 //
 // Each is a reduce over {index, value} pairs with arg_min / arg_max (ops/indexed.cuh), under any policy
-// whose finish can combine the 16-byte pairs (all but finish::atomic for most types). The value type
+// whose finish can combine the pairs (all but finish::atomic for most types). The pairs carry an int32
+// index (a float's pair is 8 bytes), calls of 2^31 - 1 items or more run in chunks of 2^30, and the
+// result is widened to the int64 index it returns. The value type
 // T is the input's; it needs operator< and an identity for minimum (argmin) or maximum (argmax):
 // every arithmetic type, __half and __nv_bfloat16 have one, and a user type gets one by specializing
 // cascade::identity. If every item is +inf (argmin) or -inf (argmax) the index is 0. An empty range
@@ -21,12 +23,15 @@
 #include <type_traits>
 
 #include "detail/arg_call.cuh"
+#include "detail/kernel/output_views.cuh"
 #include "detail/runtime/temp_storage.cuh"
+#include "finish/last_block.cuh"
 #include "ops/indexed.cuh"
 #include "memory/resource.cuh"
 #include "ops.cuh"
 #include "policy/policy.cuh"
 #include "reduce.cuh"
+#include "tree/shuffle.cuh"
 
 namespace cascade {
 
@@ -39,66 +44,135 @@ cuda::std::int64_t checked_nonempty_size(It first, It last, char const* who) {
   return n;
 }
 
-// argmin, argmax and minmax over [first, last): to the host, or (into) to *d_out.
-template <class ArgOp, class Policy, class It>
-auto arg_reduce(Policy const& policy, It first, It last, char const* who) {
-  using call = arg_call<ArgOp, input_value_t<It>>;
-  if constexpr (call::identities_ok())
-    return reduce_n(policy, call::input(first), checked_nonempty_size(first, last, who), call::init(), ArgOp{});
-  else
-    return typename call::result{};
+// The pairs' start and view under Op, with indices of type Index: a rank op (arg_min, arg_max,
+// arg_min_max, arg_min_last_max) starts from its identities (arg_call.cuh), an op under a comparator
+// (arg_min_by, ...: it has `comp`) from pairs without a position, so its value type needs no identity.
+template <class Op>
+inline constexpr bool under_comparator = requires(Op op) { op.comp; };
+template <class T, class Op>
+inline constexpr bool by_both = requires(Op op, minmax_result<T> r) { op(r, r); };
+
+template <class Index, class T, class Op>
+auto pairs_init(Op const&) {
+  if constexpr (under_comparator<Op>) {
+    indexed<T, Index> const none{no_index_of<Index>, T{}};
+    if constexpr (by_both<T, Op>) return minmax_result<T, Index>{none, none};
+    else return none;
+  } else {
+    return arg_call<Op, T, Index>::init();
+  }
+}
+template <class Index, class T, class Op, class It>
+auto pairs_input(It first, Op const&) {
+  if constexpr (under_comparator<Op>) {
+    if constexpr (by_both<T, Op>) return minmax_input<It, T, Index>{first};
+    else return indexed_input<It, T, Index>{first};
+  } else {
+    return arg_call<Op, T, Index>::input(first);
+  }
+}
+// Whether the call can start: a rank op's value type has its identities (else the one message, from
+// arg_call, and the entry points instantiate nothing more).
+template <class Op, class T>
+constexpr bool pairs_ok() {
+  if constexpr (under_comparator<Op>) return true;
+  else return arg_call<Op, T>::identities_ok();
 }
 
-template <class ArgOp, class Policy, class It, class OutIt>
-void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, char const* who) {
-  using call = arg_call<ArgOp, input_value_t<It>>;
-  if constexpr (call::identities_ok())
-    dispatch_reduce_into(policy, call::input(first), checked_nonempty_size(first, last, who), d_out, call::init(),
-                         ArgOp{});
+// The pairs carry an int32 index (half the bytes of an int64's: half the tree's shuffles and the
+// partials, 2.5 us less than int64 pairs at 2^20 floats on an H200); a call of 2^31 - 1 items or more
+// runs in chunks of chunk_items, each chunk's result moved to its place, and one block folds the
+// chunks' results in order, so no kernel is compiled twice for the two index widths.
+inline constexpr cuda::std::int64_t chunk_items = cuda::std::int64_t(1) << 30;
+
+// widened(r), its positions `base` further on (a chunk's result).
+struct widen_at {
+  cuda::std::int64_t base;
+  template <class T, class I>
+  __host__ __device__ constexpr indexed<T> operator()(indexed<T, I> const& r) const {
+    indexed<T> w = widened(r);
+    if (w.index != no_index) w.index += base;
+    return w;
+  }
+  template <class T, class I>
+  __host__ __device__ constexpr minmax_result<T> operator()(minmax_result<T, I> const& r) const {
+    return {(*this)(r.min), (*this)(r.max)};
+  }
+};
+
+// The chunks' results folded into the call's output: a handful of pairs, one small block.
+using chunks_policy = policy<32, 1, tree::shuffle, finish::last_block>;
+
+// The reduction of the n pairs of [first, first + n) under Op, its int64-index result to *d_out.
+template <class Op, class Policy, class It, class OutIt>
+void pairs_dispatch(launch_context const& call, Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out,
+                    Op op) {
+  using T = input_value_t<It>;
+  using narrow = cuda::std::int32_t;
+  if (narrow_index_fits(n)) {
+    dispatch_reduce_into(call, policy, pairs_input<narrow, T>(first, op), n, transform_output<OutIt, widen>{d_out, {}},
+                         pairs_init<narrow, T>(op), op);
+    return;
+  }
+  using result = decltype(widened(pairs_init<narrow, T>(op)));
+  auto const chunks = static_cast<std::size_t>((n + chunk_items - 1) / chunk_items);
+  scratch_buffer const results = call.scratch(sizeof(result) * chunks, "cascade's argmin, argmax, minmax (chunks)");
+  for (std::size_t c = 0; c < chunks; ++c) {
+    cuda::std::int64_t const base = static_cast<cuda::std::int64_t>(c) * chunk_items;
+    cuda::std::int64_t const items = n - base < chunk_items ? n - base : chunk_items;
+    dispatch_reduce_into(call, policy, pairs_input<narrow, T>(first + base, op), items,
+                         transform_output<result*, widen_at>{results.as<result>() + c, {base}},
+                         pairs_init<narrow, T>(op), op);
+  }
+  dispatch_reduce_into(call, chunks_policy{}, static_cast<result const*>(results.as<result>()),
+                       static_cast<cuda::std::int64_t>(chunks), d_out, widened(pairs_init<narrow, T>(op)), op);
+}
+
+// The same to the host.
+template <class Op, class Policy, class It>
+auto pairs_result(Policy const& policy, It first, cuda::std::int64_t n, Op op, char const* who) {
+  using T = input_value_t<It>;
+  using result = decltype(widened(pairs_init<cuda::std::int32_t, T>(op)));
+  if constexpr (!pairs_ok<Op, T>() || !policy_ok<Policy>()) {
+    return result{};
+  } else {
+    if (n == 0) return widened(pairs_init<cuda::std::int32_t, T>(op));
+    return run_to_host<result>(policy.stream(), who, [&](launch_context const& call, auto out) {
+      pairs_dispatch(call, policy, first, n, out, op);
+    });
+  }
+}
+
+// The same to *d_out, ordered on the policy's stream.
+template <class Op, class Policy, class It, class OutIt>
+void pairs_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, Op op) {
+  if constexpr (pairs_ok<Op, input_value_t<It>>() && policy_ok<Policy>())
+    pairs_dispatch(launch_context(policy.stream(), current_device()), policy, first, n, d_out, op);
+}
+
+// argmin, argmax and minmax over [first, last) (not empty): to the host, or (into) to *d_out.
+template <class Op, class Policy, class It>
+auto arg_reduce(Policy const& policy, It first, It last, Op op, char const* who) {
+  return pairs_result(policy, first, checked_nonempty_size(first, last, who), op, who);
+}
+
+template <class Op, class Policy, class It, class OutIt>
+void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, Op op, char const* who) {
+  pairs_into(policy, first, checked_nonempty_size(first, last, who), d_out, op);
 }
 
 // With the caller's memory resource.
-template <class ArgOp, class Policy, class It, class OutIt, class Resource>
-void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, Resource& resource, char const* who) {
-  with_resource(resource, [&] {
-    arg_reduce_into<ArgOp>(policy, first, last, d_out, who);
-  });
+template <class Op, class Policy, class It, class OutIt, class Resource>
+void arg_reduce_into(Policy const& policy, It first, It last, OutIt d_out, Op op, Resource& resource, char const* who) {
+  with_resource(resource, [&] { arg_reduce_into(policy, first, last, d_out, op, who); });
 }
 
 // With CUB's temporary storage (reduce_into's two-phase form says how).
-template <class ArgOp, class Policy, class It, class OutIt>
+template <class Op, class Policy, class It, class OutIt>
 void arg_reduce_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
-                     OutIt d_out, char const* who) {
+                     OutIt d_out, Op op, char const* who) {
   with_temp_storage(d_temp_storage, temp_storage_bytes, who,
-                    [&] { arg_reduce_into<ArgOp>(policy, first, last, d_out, who); });
-}
-
-// Under a comparator: ByOp is arg_min_by<Comp>, arg_max_by<Comp> or arg_min_max_by<Comp>; the
-// accumulator starts from a pair without a position, so the value type needs no identity.
-template <class T, class ByOp>
-inline constexpr bool by_both = requires(ByOp op, minmax_result<T> r) { op(r, r); };
-template <class T, class ByOp>
-auto by_init(ByOp const&) {
-  indexed<T> const none{no_index, T{}};
-  if constexpr (by_both<T, ByOp>) return minmax_result<T>{none, none};
-  else return none;
-}
-template <class T, class It, class ByOp>
-auto by_input(It first, ByOp const&) {
-  if constexpr (by_both<T, ByOp>) return minmax_input<It, T>{first};
-  else return indexed_input<It, T>{first};
-}
-
-template <class ByOp, class Policy, class It>
-auto arg_reduce_by(Policy const& policy, It first, cuda::std::int64_t n, ByOp op, char const* who) {
-  using T = input_value_t<It>;
-  return reduce_n(policy, by_input<T>(first, op), n, by_init<T>(op), op, who);
-}
-
-template <class ByOp, class Policy, class It, class OutIt>
-void arg_reduce_by_into(Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out, ByOp op) {
-  using T = input_value_t<It>;
-  dispatch_reduce_into(policy, by_input<T>(first, op), n, d_out, by_init<T>(op), op);
+                    [&] { arg_reduce_into(policy, first, last, d_out, op, who); });
 }
 
 }  // namespace detail
@@ -106,19 +180,19 @@ void arg_reduce_by_into(Policy const& policy, It first, cuda::std::int64_t n, Ou
 template <class Policy, class It>
   requires is_policy_v<Policy>
 indexed<detail::input_value_t<It>> argmin(Policy const& policy, It first, It last) {
-  return detail::arg_reduce<arg_min>(policy, first, last, "cascade::argmin");
+  return detail::arg_reduce(policy, first, last, arg_min{}, "cascade::argmin");
 }
 
 template <class Policy, class It>
   requires is_policy_v<Policy>
 indexed<detail::input_value_t<It>> argmax(Policy const& policy, It first, It last) {
-  return detail::arg_reduce<arg_max>(policy, first, last, "cascade::argmax");
+  return detail::arg_reduce(policy, first, last, arg_max{}, "cascade::argmax");
 }
 
 template <class Policy, class It>
   requires is_policy_v<Policy>
 minmax_result<detail::input_value_t<It>> minmax(Policy const& policy, It first, It last) {
-  return detail::arg_reduce<arg_min_max>(policy, first, last, "cascade::minmax");
+  return detail::arg_reduce(policy, first, last, arg_min_max{}, "cascade::minmax");
 }
 
 // Under comp, a strict weak order ("a before b", as std::min_element's): the first item no other
@@ -126,22 +200,19 @@ minmax_result<detail::input_value_t<It>> minmax(Policy const& policy, It first, 
 template <class Policy, class It, class Comp>
   requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
 indexed<detail::input_value_t<It>> argmin(Policy const& policy, It first, It last, Comp comp) {
-  return detail::arg_reduce_by(policy, first, detail::checked_nonempty_size(first, last, "cascade::argmin"),
-                               arg_min_by<Comp>{comp}, "cascade::argmin");
+  return detail::arg_reduce(policy, first, last, arg_min_by<Comp>{comp}, "cascade::argmin");
 }
 
 template <class Policy, class It, class Comp>
   requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
 indexed<detail::input_value_t<It>> argmax(Policy const& policy, It first, It last, Comp comp) {
-  return detail::arg_reduce_by(policy, first, detail::checked_nonempty_size(first, last, "cascade::argmax"),
-                               arg_max_by<Comp>{comp}, "cascade::argmax");
+  return detail::arg_reduce(policy, first, last, arg_max_by<Comp>{comp}, "cascade::argmax");
 }
 
 template <class Policy, class It, class Comp>
   requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
 minmax_result<detail::input_value_t<It>> minmax(Policy const& policy, It first, It last, Comp comp) {
-  return detail::arg_reduce_by(policy, first, detail::checked_nonempty_size(first, last, "cascade::minmax"),
-                               arg_min_max_by<Comp>{comp}, "cascade::minmax");
+  return detail::arg_reduce(policy, first, last, arg_min_max_by<Comp>{comp}, "cascade::minmax");
 }
 
 // The same results written to *d_out (device memory, or any output iterator the device can write),
@@ -149,40 +220,37 @@ minmax_result<detail::input_value_t<It>> minmax(Policy const& policy, It first, 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void argmin_into(Policy const& policy, It first, It last, OutIt d_out) {
-  detail::arg_reduce_into<arg_min>(policy, first, last, d_out, "cascade::argmin_into");
+  detail::arg_reduce_into(policy, first, last, d_out, arg_min{}, "cascade::argmin_into");
 }
 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void argmax_into(Policy const& policy, It first, It last, OutIt d_out) {
-  detail::arg_reduce_into<arg_max>(policy, first, last, d_out, "cascade::argmax_into");
+  detail::arg_reduce_into(policy, first, last, d_out, arg_max{}, "cascade::argmax_into");
 }
 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void minmax_into(Policy const& policy, It first, It last, OutIt d_out) {
-  detail::arg_reduce_into<arg_min_max>(policy, first, last, d_out, "cascade::minmax_into");
+  detail::arg_reduce_into(policy, first, last, d_out, arg_min_max{}, "cascade::minmax_into");
 }
 
 template <class Policy, class It, class OutIt, class Comp>
   requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
 void argmin_into(Policy const& policy, It first, It last, OutIt d_out, Comp comp) {
-  detail::arg_reduce_by_into(policy, first, detail::checked_nonempty_size(first, last, "cascade::argmin_into"), d_out,
-                             arg_min_by<Comp>{comp});
+  detail::arg_reduce_into(policy, first, last, d_out, arg_min_by<Comp>{comp}, "cascade::argmin_into");
 }
 
 template <class Policy, class It, class OutIt, class Comp>
   requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
 void argmax_into(Policy const& policy, It first, It last, OutIt d_out, Comp comp) {
-  detail::arg_reduce_by_into(policy, first, detail::checked_nonempty_size(first, last, "cascade::argmax_into"), d_out,
-                             arg_max_by<Comp>{comp});
+  detail::arg_reduce_into(policy, first, last, d_out, arg_max_by<Comp>{comp}, "cascade::argmax_into");
 }
 
 template <class Policy, class It, class OutIt, class Comp>
   requires(is_policy_v<Policy> && !stream_ordered_resource<std::remove_reference_t<Comp>>)
 void minmax_into(Policy const& policy, It first, It last, OutIt d_out, Comp comp) {
-  detail::arg_reduce_by_into(policy, first, detail::checked_nonempty_size(first, last, "cascade::minmax_into"), d_out,
-                             arg_min_max_by<Comp>{comp});
+  detail::arg_reduce_into(policy, first, last, d_out, arg_min_max_by<Comp>{comp}, "cascade::minmax_into");
 }
 
 // As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh), or from
@@ -190,41 +258,43 @@ void minmax_into(Policy const& policy, It first, It last, OutIt d_out, Comp comp
 template <class Policy, class It, class OutIt, class Resource>
   requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void argmin_into(Policy const& policy, It first, It last, OutIt d_out, Resource&& resource) {
-  detail::arg_reduce_into<arg_min>(policy, first, last, d_out, resource, "cascade::argmin_into");
+  detail::arg_reduce_into(policy, first, last, d_out, arg_min{}, resource, "cascade::argmin_into");
 }
 
 template <class Policy, class It, class OutIt, class Resource>
   requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void argmax_into(Policy const& policy, It first, It last, OutIt d_out, Resource&& resource) {
-  detail::arg_reduce_into<arg_max>(policy, first, last, d_out, resource, "cascade::argmax_into");
+  detail::arg_reduce_into(policy, first, last, d_out, arg_max{}, resource, "cascade::argmax_into");
 }
 
 template <class Policy, class It, class OutIt, class Resource>
   requires(is_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void minmax_into(Policy const& policy, It first, It last, OutIt d_out, Resource&& resource) {
-  detail::arg_reduce_into<arg_min_max>(policy, first, last, d_out, resource, "cascade::minmax_into");
+  detail::arg_reduce_into(policy, first, last, d_out, arg_min_max{}, resource, "cascade::minmax_into");
 }
 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void argmin_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
                  OutIt d_out) {
-  detail::arg_reduce_into<arg_min>(d_temp_storage, temp_storage_bytes, policy, first, last, d_out, "cascade::argmin_into");
+  detail::arg_reduce_into(d_temp_storage, temp_storage_bytes, policy, first, last, d_out, arg_min{},
+                          "cascade::argmin_into");
 }
 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void argmax_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
                  OutIt d_out) {
-  detail::arg_reduce_into<arg_max>(d_temp_storage, temp_storage_bytes, policy, first, last, d_out, "cascade::argmax_into");
+  detail::arg_reduce_into(d_temp_storage, temp_storage_bytes, policy, first, last, d_out, arg_max{},
+                          "cascade::argmax_into");
 }
 
 template <class Policy, class It, class OutIt>
   requires is_policy_v<Policy>
 void minmax_into(void* d_temp_storage, std::size_t& temp_storage_bytes, Policy const& policy, It first, It last,
                  OutIt d_out) {
-  detail::arg_reduce_into<arg_min_max>(d_temp_storage, temp_storage_bytes, policy, first, last, d_out,
-                                       "cascade::minmax_into");
+  detail::arg_reduce_into(d_temp_storage, temp_storage_bytes, policy, first, last, d_out, arg_min_max{},
+                          "cascade::minmax_into");
 }
 
 }  // namespace cascade

@@ -81,6 +81,12 @@ struct pair_plus {
   }
 };
 
+// i % 100, but -1 at `at`: one smallest item, where a test puts it.
+struct dip_at {
+  std::int64_t at;
+  __host__ __device__ int operator()(std::int64_t i) const { return i == at ? -1 : static_cast<int>(i % 100); }
+};
+
 struct minus_op {  // neither associative nor commutative: cross_check must be able to say "no"
   __host__ __device__ long long operator()(long long a, long long b) const { return a - b; }
 };
@@ -190,6 +196,52 @@ TEST_CASE("argmax over a counting iterator beyond 2^32 returns a 64-bit index") 
   CHECK(hi.value == n - 1);
   auto const lo = cascade::argmin(policy_a{}, count + 5, count + n);
   CHECK(lo == cascade::indexed<std::uint64_t>{0, 5});
+}
+
+// The pairs carry an int32 index (arg_reduce.cuh), and from 2^31 - 1 items a call runs in chunks of
+// 2^30: both sides of the switch, to the host and to device memory, with and without a comparator.
+TEST_CASE("argmin/argmax/minmax from 2^31 - 1 items run in chunks: 2^31 - 2, 2^31 - 1, 2^31, 2^31 + 5 items") {
+  thrust::device_vector<cascade::indexed<std::int64_t>> out(2);
+  thrust::device_vector<cascade::minmax_result<std::int64_t>> both(1);
+  thrust::device_vector<std::int64_t> positions(2);
+  auto* d_out = thrust::raw_pointer_cast(out.data());
+  auto* d_both = thrust::raw_pointer_cast(both.data());
+  auto* d_positions = thrust::raw_pointer_cast(positions.data());
+  for (std::int64_t n : {(std::int64_t(1) << 31) - 2, (std::int64_t(1) << 31) - 1, std::int64_t(1) << 31}) {
+    CAPTURE(n);
+    thrust::counting_iterator<std::int64_t> count(0);
+    CHECK(cascade::argmax(cascade::default_policy{}, count, count + n) == cascade::indexed<std::int64_t>{n - 1, n - 1});
+    CHECK(cascade::argmin(policy_a{}, count + 3, count + n) == cascade::indexed<std::int64_t>{0, 3});
+    CHECK(cascade::argmax(cascade::default_policy{}, count, count + n, thrust::greater<std::int64_t>{}) ==
+          cascade::indexed<std::int64_t>{0, 0});
+    cascade::argmax_into(policy_a{}, count, count + n, d_out);
+    cascade::argmin_into(cascade::default_policy{}, count + 1, count + n, d_out + 1, thrust::greater<std::int64_t>{});
+    cascade::minmax_into(cascade::default_policy{}, count, count + n, d_both);
+    cascade::max_element_into(cascade::default_policy{}, count, count + n, d_positions);
+    cascade::min_element_into(policy_a{}, count + 2, count + n, d_positions + 1);
+    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    cascade::indexed<std::int64_t> const hi = out[0], lo = out[1];
+    cascade::minmax_result<std::int64_t> const lo_hi = both[0];
+    CHECK(hi == cascade::indexed<std::int64_t>{n - 1, n - 1});
+    CHECK(lo == cascade::indexed<std::int64_t>{n - 2, n - 1});
+    CHECK(lo_hi == cascade::minmax_result<std::int64_t>{{0, 0}, {n - 1, n - 1}});
+    CHECK(positions[0] == n - 1);
+    CHECK(positions[1] == 0);
+  }
+  // 2^31 + 5 items run as three chunks (2^30 each, 5 left): ties resolved across them, the smallest
+  // just past a chunk's start found at its place
+  std::int64_t const n = (std::int64_t(1) << 31) + 5;
+  thrust::constant_iterator<int> const same(7);
+  CHECK(cascade::argmin(cascade::default_policy{}, same, same + n) == cascade::indexed<int>{0, 7});
+  auto const [lo, hi] = cascade::minmax_element(cascade::default_policy{}, same, same + n, cascade::last_max);
+  CHECK(lo - same == 0);
+  CHECK(hi - same == n - 1);
+  for (std::int64_t at : {std::int64_t(1) << 30, (std::int64_t(1) << 30) + 3, n - 1}) {
+    CAPTURE(at);
+    auto const dips = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), dip_at{at});
+    CHECK(cascade::argmin(cascade::default_policy{}, dips, dips + n) == cascade::indexed<int>{at, -1});
+    CHECK(cascade::minmax(policy_a{}, dips, dips + n) == cascade::minmax_result<int>{{at, -1}, {99, 99}});
+  }
 }
 
 TEST_CASE("transform_reduce: sum of squares, dot product through a zip iterator, against Thrust") {

@@ -29,34 +29,6 @@
 
 namespace cascade::detail {
 
-// The pairs' reduction under Op, to the host (pairs_result) or to d_out (pairs_into): a rank op
-// (arg_min, arg_max, arg_min_max, arg_min_last_max) starts from its identities (arg_call.cuh), an op
-// under a comparator (arg_min_by, ...: it has `comp`) from pairs without a position.
-template <class Op>
-inline constexpr bool under_comparator = requires(Op op) { op.comp; };
-
-template <class Op, class Policy, class It>
-auto pairs_result(Policy const& policy, It first, cuda::std::int64_t n, Op op, char const* who) {
-  if constexpr (under_comparator<Op>) {
-    return arg_reduce_by(policy, first, n, op, who);
-  } else {
-    using call = arg_call<Op, input_value_t<It>>;
-    if constexpr (call::identities_ok()) return reduce_n(policy, call::input(first), n, call::init(), op, who);
-    else return typename call::result{};
-  }
-}
-
-template <class Op, class Policy, class It, class OutIt>
-void pairs_into(Policy const& policy, It first, It last, OutIt d_out, Op op, char const* who) {
-  auto const n = checked_size(first, last, who);
-  if constexpr (under_comparator<Op>) {
-    arg_reduce_by_into(policy, first, n, d_out, op);
-  } else {
-    using call = arg_call<Op, input_value_t<It>>;
-    if constexpr (call::identities_ok()) dispatch_reduce_into(policy, call::input(first), n, d_out, call::init(), op);
-  }
-}
-
 // min_element's or max_element's iterator (last when empty), and its _into form's offset.
 template <class Op, class Policy, class It>
 It element_position(Policy const& policy, It first, It last, Op op, char const* who) {
@@ -68,7 +40,7 @@ It element_position(Policy const& policy, It first, It last, Op op, char const* 
 template <class Op, class Policy, class It, class OutIt>
 void element_position_into(Policy const& policy, It first, It last, OutIt d_position, Op op, char const* who) {
   check_device_accessible(d_position, "the output (d_position)");
-  pairs_into(policy, first, last, transform_output<OutIt, position_of>{d_position, {}}, op, who);
+  pairs_into(policy, first, checked_size(first, last, who), transform_output<OutIt, position_of>{d_position, {}}, op);
 }
 
 // minmax_element's two iterators ({last, last} when empty), and its _into form's two offsets.
@@ -85,7 +57,8 @@ void element_positions_into(Policy const& policy, It first, It last, MinIt d_min
                             char const* who) {
   check_device_accessible(d_min_position, "the output (d_min_position)");
   check_device_accessible(d_max_position, "the output (d_max_position)");
-  pairs_into(policy, first, last, both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position}, op, who);
+  pairs_into(policy, first, checked_size(first, last, who),
+             both_positions_output<MinIt, MaxIt>{d_min_position, d_max_position}, op);
 }
 
 }  // namespace cascade::detail

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cuda/std/cstdint>
+#include <cuda/std/limits>
 
 #include "../detail/meta/float_order.cuh"
 
@@ -21,14 +22,18 @@ namespace cascade {
 namespace detail {
 
 // The index init carries: every item's index is smaller, so an item equal to the identity wins, and a
-// result that still has it saw no item.
+// result that still has it saw no item. no_index_of<I>: the same for an index of type I (the largest I).
 inline constexpr cuda::std::int64_t no_index = 0x7fffffffffffffffll;
+template <class I>
+inline constexpr I no_index_of = cuda::std::numeric_limits<I>::max();
 
 }  // namespace detail
 
-template <class T>
+// Index: int64 wherever a result is returned or written; the one-range calls fold pairs of an int32
+// index below 2^31 items (half the bytes in registers, shuffles and partials) and widen the result.
+template <class T, class Index = cuda::std::int64_t>
 struct indexed {
-  cuda::std::int64_t index;
+  Index index;
   T value;
 
   __host__ __device__ friend constexpr bool operator==(indexed const& a, indexed const& b) {
@@ -36,10 +41,10 @@ struct indexed {
   }
 };
 
-template <class T>
+template <class T, class Index = cuda::std::int64_t>
 struct minmax_result {
-  indexed<T> min;
-  indexed<T> max;
+  indexed<T, Index> min;
+  indexed<T, Index> max;
 
   __host__ __device__ friend constexpr bool operator==(minmax_result const& a, minmax_result const& b) {
     return a.min == b.min && a.max == b.max;
@@ -48,8 +53,8 @@ struct minmax_result {
 
 // The smaller value; of values that rank alike, the smaller index.
 struct arg_min {
-  template <class T>
-  __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
+  template <class T, class I>
+  __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
     int const c = detail::rank_compare<false>(b.value, a.value);
     return c < 0 || (c == 0 && b.index < a.index) ? b : a;
   }
@@ -57,16 +62,17 @@ struct arg_min {
 
 // The larger value; of values that rank alike, the smaller index.
 struct arg_max {
-  template <class T>
-  __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
+  template <class T, class I>
+  __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
     int const c = detail::rank_compare<true>(b.value, a.value);
     return c < 0 || (c == 0 && b.index < a.index) ? b : a;
   }
 };
 
 struct arg_min_max {
-  template <class T>
-  __host__ __device__ constexpr minmax_result<T> operator()(minmax_result<T> const& a, minmax_result<T> const& b) const {
+  template <class T, class I>
+  __host__ __device__ constexpr minmax_result<T, I> operator()(minmax_result<T, I> const& a,
+                                                              minmax_result<T, I> const& b) const {
     return {arg_min{}(a.min, b.min), arg_max{}(a.max, b.max)};
   }
 };
@@ -76,10 +82,10 @@ struct arg_min_max {
 // way to any other, so a tie never goes to it.
 struct arg_max_last {
   static constexpr bool is_arg_reduction = true;  // (the tuning tables' arg entries)
-  template <class T>
-  __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
-    if (a.index == detail::no_index) return b;
-    if (b.index == detail::no_index) return a;
+  template <class T, class I>
+  __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
+    if (a.index == detail::no_index_of<I>) return b;
+    if (b.index == detail::no_index_of<I>) return a;
     int const c = detail::rank_compare<true>(b.value, a.value);
     return c < 0 || (c == 0 && a.index < b.index) ? b : a;
   }
@@ -88,8 +94,9 @@ struct arg_max_last {
 // The first smallest and the last largest, in one pass: what std::minmax_element returns.
 struct arg_min_last_max {
   static constexpr bool is_arg_reduction = true;
-  template <class T>
-  __host__ __device__ constexpr minmax_result<T> operator()(minmax_result<T> const& a, minmax_result<T> const& b) const {
+  template <class T, class I>
+  __host__ __device__ constexpr minmax_result<T, I> operator()(minmax_result<T, I> const& a,
+                                                              minmax_result<T, I> const& b) const {
     return {arg_min{}(a.min, b.min), arg_max_last{}(a.max, b.max)};
   }
 };
@@ -102,10 +109,10 @@ template <class Comp>
 struct arg_min_by {
   static constexpr bool is_arg_reduction = true;  // (the tuning tables' arg entries)
   Comp comp;
-  template <class T>
-  __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
-    if (a.index == detail::no_index) return b;
-    if (b.index == detail::no_index) return a;
+  template <class T, class I>
+  __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
+    if (a.index == detail::no_index_of<I>) return b;
+    if (b.index == detail::no_index_of<I>) return a;
     if (comp(b.value, a.value)) return b;
     if (comp(a.value, b.value)) return a;
     return b.index < a.index ? b : a;
@@ -116,10 +123,10 @@ template <class Comp>
 struct arg_max_by {
   static constexpr bool is_arg_reduction = true;
   Comp comp;
-  template <class T>
-  __host__ __device__ constexpr indexed<T> operator()(indexed<T> const& a, indexed<T> const& b) const {
-    if (a.index == detail::no_index) return b;
-    if (b.index == detail::no_index) return a;
+  template <class T, class I>
+  __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
+    if (a.index == detail::no_index_of<I>) return b;
+    if (b.index == detail::no_index_of<I>) return a;
     if (comp(a.value, b.value)) return b;
     if (comp(b.value, a.value)) return a;
     return b.index < a.index ? b : a;
@@ -130,10 +137,31 @@ template <class Comp>
 struct arg_min_max_by {
   static constexpr bool is_arg_reduction = true;
   Comp comp;
-  template <class T>
-  __host__ __device__ constexpr minmax_result<T> operator()(minmax_result<T> const& a, minmax_result<T> const& b) const {
+  template <class T, class I>
+  __host__ __device__ constexpr minmax_result<T, I> operator()(minmax_result<T, I> const& a,
+                                                              minmax_result<T, I> const& b) const {
     return {arg_min_by<Comp>{comp}(a.min, b.min), arg_max_by<Comp>{comp}(a.max, b.max)};
   }
 };
+
+namespace detail {
+
+// A result with the int64 index the API returns (no_index_of<I> becomes no_index).
+template <class T, class I>
+__host__ __device__ constexpr indexed<T> widened(indexed<T, I> const& r) {
+  return {r.index == no_index_of<I> ? no_index : static_cast<cuda::std::int64_t>(r.index), r.value};
+}
+template <class T, class I>
+__host__ __device__ constexpr minmax_result<T> widened(minmax_result<T, I> const& r) {
+  return {widened(r.min), widened(r.max)};
+}
+struct widen {
+  template <class R>
+  __host__ __device__ constexpr auto operator()(R const& r) const {
+    return widened(r);
+  }
+};
+
+}  // namespace detail
 
 }  // namespace cascade

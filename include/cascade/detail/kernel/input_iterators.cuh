@@ -86,25 +86,25 @@ struct predicate_input {
   }
 };
 
-// {i, first[i]}: argmin's and argmax's input.
-template <class It, class T>
+// {i, first[i]}: argmin's and argmax's input (the index an Index: arg_call.cuh).
+template <class It, class T, class Index = cuda::std::int64_t>
 struct indexed_input {
   using read_type = cuda::std::remove_cv_t<typename cuda::std::iterator_traits<It>::value_type>;
   It first;
   template <class Offset>
-  __device__ indexed<T> operator[](Offset i) const {
-    return {static_cast<cuda::std::int64_t>(i), static_cast<T>(first[i])};
+  __device__ indexed<T, Index> operator[](Offset i) const {
+    return {static_cast<Index>(i), static_cast<T>(first[i])};
   }
 };
 
 // {{i, first[i]}, {i, first[i]}}: minmax's input.
-template <class It, class T>
+template <class It, class T, class Index = cuda::std::int64_t>
 struct minmax_input {
   using read_type = cuda::std::remove_cv_t<typename cuda::std::iterator_traits<It>::value_type>;
   It first;
   template <class Offset>
-  __device__ minmax_result<T> operator[](Offset i) const {
-    indexed<T> const x{static_cast<cuda::std::int64_t>(i), static_cast<T>(first[i])};
+  __device__ minmax_result<T, Index> operator[](Offset i) const {
+    indexed<T, Index> const x{static_cast<Index>(i), static_cast<T>(first[i])};
     return {x, x};
   }
 };
@@ -117,10 +117,10 @@ inline constexpr bool is_host_container_iterator_v<pair_transform_input<It1, It2
     is_host_container_iterator_v<It1> || is_host_container_iterator_v<It2>;
 template <class It, class Pred, bool Negate>
 inline constexpr bool is_host_container_iterator_v<predicate_input<It, Pred, Negate>> = is_host_container_iterator_v<It>;
-template <class It, class T>
-inline constexpr bool is_host_container_iterator_v<indexed_input<It, T>> = is_host_container_iterator_v<It>;
-template <class It, class T>
-inline constexpr bool is_host_container_iterator_v<minmax_input<It, T>> = is_host_container_iterator_v<It>;
+template <class It, class T, class Index>
+inline constexpr bool is_host_container_iterator_v<indexed_input<It, T, Index>> = is_host_container_iterator_v<It>;
+template <class It, class T, class Index>
+inline constexpr bool is_host_container_iterator_v<minmax_input<It, T, Index>> = is_host_container_iterator_v<It>;
 
 // ---- 16-byte loads through the views -----------------------------------------------------------
 
@@ -187,16 +187,17 @@ struct vector_input<pair_transform_input<U1*, U2*, F, T>> {
 // argmin's, argmax's and minmax's views fold a vector by a scan for its first smallest (largest)
 // item (detail/kernel/arg_scan.cuh), then one comparison with the thread's value: a thread's items ascend by
 // index, so "strictly smaller" keeps the first occurrence, exactly as arg_min does item by item.
-template <class U, class T>
-struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>> {
-  using base = vector_view<U, indexed_input<U*, T>>;
+template <class U, class T, class Index>
+struct vector_input<indexed_input<U*, T, Index>> : vector_view<U, indexed_input<U*, T, Index>> {
+  using base = vector_view<U, indexed_input<U*, T, Index>>;
   template <class Offset>
-  __device__ static indexed<T> item(indexed_input<U*, T> const&, typename base::raw_type const& v, int j, Offset i) {
-    return {static_cast<cuda::std::int64_t>(i), static_cast<T>(v.items[j])};
+  __device__ static indexed<T, Index> item(indexed_input<U*, T, Index> const&, typename base::raw_type const& v, int j,
+                                           Offset i) {
+    return {static_cast<Index>(i), static_cast<T>(v.items[j])};
   }
   template <class Offset, class Op>
     requires(cuda::std::is_same_v<Op, arg_min> || cuda::std::is_same_v<Op, arg_max>)
-  __device__ static void fold(indexed<T>& acc, bool fresh, typename base::raw_type const& v, Offset i, Op) {
+  __device__ static void fold(indexed<T, Index>& acc, bool fresh, typename base::raw_type const& v, Offset i, Op) {
     constexpr bool is_min = cuda::std::is_same_v<Op, arg_min>;
     if constexpr (is_byte_integer_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
       unsigned w[4];
@@ -204,7 +205,7 @@ struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>>
       unsigned const key = byte_extremum<T, !is_min>(w);
       T const x = byte_item<T>(key);
       if (fresh || (is_min ? x < acc.value : acc.value < x))
-        acc = {static_cast<cuda::std::int64_t>(i) + first_byte(w, key), x};
+        acc = {static_cast<Index>(i + static_cast<Offset>(first_byte(w, key))), x};
       return;
     }
     if constexpr (is_ieee_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
@@ -214,7 +215,7 @@ struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>>
       if (!fresh && rank_compare<!is_min>(e, acc.value) >= 0) return;
       int at;
       take_first_ranked<T, base::width, !is_min>(v, e, at, acc.value);
-      acc.index = static_cast<cuda::std::int64_t>(i) + at;
+      acc.index = static_cast<Index>(i + static_cast<Offset>(at));
       return;
     }
     if constexpr (has_cheap_extremum_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
@@ -224,32 +225,32 @@ struct vector_input<indexed_input<U*, T>> : vector_view<U, indexed_input<U*, T>>
     int lo_at, hi_at;
     scan_vector<T, base::width>(v, lo, lo_at, hi, hi_at, is_min, !is_min);
     if constexpr (is_min) {
-      if (fresh || ranks_before<false>(lo, acc.value)) acc = {static_cast<cuda::std::int64_t>(i) + lo_at, lo};
+      if (fresh || ranks_before<false>(lo, acc.value)) acc = {static_cast<Index>(i + static_cast<Offset>(lo_at)), lo};
     } else {
-      if (fresh || ranks_before<true>(hi, acc.value)) acc = {static_cast<cuda::std::int64_t>(i) + hi_at, hi};
+      if (fresh || ranks_before<true>(hi, acc.value)) acc = {static_cast<Index>(i + static_cast<Offset>(hi_at)), hi};
     }
   }
 };
 
-template <class U, class T>
-struct vector_input<minmax_input<U*, T>> : vector_view<U, minmax_input<U*, T>> {
-  using base = vector_view<U, minmax_input<U*, T>>;
+template <class U, class T, class Index>
+struct vector_input<minmax_input<U*, T, Index>> : vector_view<U, minmax_input<U*, T, Index>> {
+  using base = vector_view<U, minmax_input<U*, T, Index>>;
   template <class Offset>
-  __device__ static minmax_result<T> item(minmax_input<U*, T> const&, typename base::raw_type const& v, int j,
-                                          Offset i) {
-    indexed<T> const x{static_cast<cuda::std::int64_t>(i), static_cast<T>(v.items[j])};
+  __device__ static minmax_result<T, Index> item(minmax_input<U*, T, Index> const&, typename base::raw_type const& v,
+                                                 int j, Offset i) {
+    indexed<T, Index> const x{static_cast<Index>(i), static_cast<T>(v.items[j])};
     return {x, x};
   }
   template <class Offset>
-  __device__ static void fold(minmax_result<T>& acc, bool fresh, typename base::raw_type const& v, Offset i,
+  __device__ static void fold(minmax_result<T, Index>& acc, bool fresh, typename base::raw_type const& v, Offset i,
                               arg_min_max) {
     if constexpr (is_byte_integer_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
       unsigned w[4];
       words_of(v, w);
       unsigned const lo_key = byte_extremum<T, false>(w), hi_key = byte_extremum<T, true>(w);
       T const lo = byte_item<T>(lo_key), hi = byte_item<T>(hi_key);
-      if (fresh || lo < acc.min.value) acc.min = {static_cast<cuda::std::int64_t>(i) + first_byte(w, lo_key), lo};
-      if (fresh || acc.max.value < hi) acc.max = {static_cast<cuda::std::int64_t>(i) + first_byte(w, hi_key), hi};
+      if (fresh || lo < acc.min.value) acc.min = {static_cast<Index>(i + static_cast<Offset>(first_byte(w, lo_key))), lo};
+      if (fresh || acc.max.value < hi) acc.max = {static_cast<Index>(i + static_cast<Offset>(first_byte(w, hi_key))), hi};
       return;
     }
     if constexpr (is_ieee_v<T> && cuda::std::is_same_v<T, cuda::std::remove_cv_t<U>>) {
@@ -259,11 +260,11 @@ struct vector_input<minmax_input<U*, T>> : vector_view<U, minmax_input<U*, T>> {
       int at;
       if (fresh || rank_compare<false>(lo, acc.min.value) < 0) {
         take_first_ranked<T, base::width, false>(v, lo, at, acc.min.value);
-        acc.min.index = static_cast<cuda::std::int64_t>(i) + at;
+        acc.min.index = static_cast<Index>(i + static_cast<Offset>(at));
       }
       if (fresh || rank_compare<true>(hi, acc.max.value) < 0) {
         take_first_ranked<T, base::width, true>(v, hi, at, acc.max.value);
-        acc.max.index = static_cast<cuda::std::int64_t>(i) + at;
+        acc.max.index = static_cast<Index>(i + static_cast<Offset>(at));
       }
       return;
     }
@@ -275,8 +276,8 @@ struct vector_input<minmax_input<U*, T>> : vector_view<U, minmax_input<U*, T>> {
     T lo, hi;
     int lo_at, hi_at;
     scan_vector<T, base::width>(v, lo, lo_at, hi, hi_at, true, true);
-    if (fresh || ranks_before<false>(lo, acc.min.value)) acc.min = {static_cast<cuda::std::int64_t>(i) + lo_at, lo};
-    if (fresh || ranks_before<true>(hi, acc.max.value)) acc.max = {static_cast<cuda::std::int64_t>(i) + hi_at, hi};
+    if (fresh || ranks_before<false>(lo, acc.min.value)) acc.min = {static_cast<Index>(i + static_cast<Offset>(lo_at)), lo};
+    if (fresh || ranks_before<true>(hi, acc.max.value)) acc.max = {static_cast<Index>(i + static_cast<Offset>(hi_at)), hi};
   }
 };
 

@@ -6,11 +6,13 @@
 #include <cuda/std/cstdint>
 
 #include "../../ops/indexed.cuh"
+#include "sinks.cuh"
 
 namespace cascade::detail {
 
 template <class OutIt, class F>
 struct transform_output {
+  using wrapped_output = OutIt;  // (runtime/memory_check.cuh checks it)
   OutIt out;
   F f;
   struct proxy {
@@ -18,7 +20,7 @@ struct transform_output {
     F f;
     template <class V>
     __device__ proxy const& operator=(V const& value) const {
-      *out = f(value);
+      store_value(out, f(value));
       return *this;
     }
   };
@@ -36,9 +38,9 @@ struct negation {
 // The position argmin / argmax found, as min_element's offset from first: 0 for an empty range (its
 // result carries no_index), which is then `last`.
 struct position_of {
-  template <class T>
-  __device__ cuda::std::int64_t operator()(indexed<T> const& x) const {
-    return x.index == no_index ? 0 : x.index;
+  template <class T, class I>
+  __device__ cuda::std::int64_t operator()(indexed<T, I> const& x) const {
+    return x.index == no_index_of<I> ? 0 : static_cast<cuda::std::int64_t>(x.index);
   }
 };
 
@@ -50,8 +52,8 @@ struct both_positions_output {
   struct proxy {
     MinIt min_out;
     MaxIt max_out;
-    template <class T>
-    __device__ proxy const& operator=(minmax_result<T> const& r) const {
+    template <class T, class I>
+    __device__ proxy const& operator=(minmax_result<T, I> const& r) const {
       *min_out = position_of{}(r.min);
       *max_out = position_of{}(r.max);
       return *this;

@@ -43,9 +43,12 @@ inline void require_device_accessible(void const volatile* p, char const* what) 
   next = (next + 1) % remembered;
 }
 
+// An output view that writes through another iterator (detail/kernel/output_views.cuh names it as
+// `wrapped_output`) answers for that one.
 template <class It>
 void check_device_accessible(It const& it, char const* what) {
   if constexpr (std::is_pointer_v<It>) require_device_accessible(it, what);
+  else if constexpr (requires { typename It::wrapped_output; }) check_device_accessible(it.out, what);
 }
 
 }  // namespace cascade::detail
