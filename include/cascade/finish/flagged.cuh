@@ -162,11 +162,10 @@ struct finish_dispatch<finish::flagged> {
              own.ticket, d_out, init);
       return;
     }
-    // [arrival count | padding to 8 | words], all zeroed first
-    scratch_buffer const scratch = call.scratch(sizeof(flag_word) + words_bytes, finish::flagged::name);
+    // [arrival count | padding to 8 | words], all zeroed
+    scratch_buffer const scratch =
+        call.zeroed_scratch(sizeof(flag_word) + words_bytes, sizeof(flag_word) + words_bytes, finish::flagged::name);
     if (!call.launches()) return;
-    check_cuda(cudaMemsetAsync(scratch.as<void>(), 0, sizeof(flag_word) + words_bytes, stream),
-               "cudaMemsetAsync (flagged words)");
     launch(kernel, grid, Policy::block_size, stream, "flagged_kernel<<<...>>> (launch)", first, n, op,
            scratch.as<flag_word>() + 1, scratch.as<unsigned>(), d_out, init);
   }

@@ -6,9 +6,10 @@
 //
 // Launches: 1 kernel, and nothing else is enqueued: the ticket and the room for partials are the
 // stream's own (detail/runtime/stream_state.cuh), and the last block zeroes the ticket again for the next call
-// on that stream. A call made while its stream is being captured into a graph uses scratch instead
-// and zeroes its ticket with a memset first, since a graph may be replayed on several streams at
-// once; so does a grid whose partials outgrow the stream's room. Grid: sized to fill the device once,
+// on that stream. A call made while its stream is being captured into a graph uses scratch the graph
+// owns instead, since a graph may be replayed on several streams at once: its ticket is zeroed once,
+// as it is allocated, and each replay leaves it zeroed for the next (detail/runtime/scratch.cuh). A
+// grid whose partials outgrow the stream's room zeroes a ticket in scratch with a memset first. Grid: sized to fill the device once,
 // blocks looping over tiles. Deterministic: the partials are folded in block order, whichever block
 // is last.
 #pragma once
@@ -91,12 +92,12 @@ struct finish_dispatch<finish::last_block> {
              static_cast<T*>(own.partials), own.ticket, d_out, init);
       return;
     }
-    // zeroed ticket first
-    scratch_buffer const scratch = call.scratch(partials_offset<T> + partials_bytes, finish::last_block::name);
+    // [zeroed ticket | partials]
+    scratch_buffer const scratch =
+        call.zeroed_scratch(partials_offset<T> + partials_bytes, sizeof(unsigned), finish::last_block::name);
     if (!call.launches()) return;
     auto* ticket = scratch.as<unsigned>();
     auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + partials_offset<T>);
-    check_cuda(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync (last_block ticket)");
     launch(kernel, grid, Policy::block_size, stream, "last_block_kernel<<<...>>> (launch)", first, n, op, partials,
            ticket, d_out, init);
   }

@@ -59,6 +59,10 @@ __global__ void __launch_bounds__(BlockSize) held_kernel(It first, Offset max_n,
   }
   if (blockIdx.x >= blocks) return;  // (uniform across the block: before any barrier)
   T const partial = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first, n, op, blockIdx.x, blocks);
+  if (blocks == 1) {  // the count fits one block: its partial is the result, no ticket, no second read
+    if (threadIdx.x == 0) store_value(out.out, static_cast<T>(op(out.init_or(init), partial)));
+    return;
+  }
   if (threadIdx.x == 0) {
     store_value(partials + blockIdx.x, partial);
     cuda::atomic_ref<unsigned, cuda::thread_scope_device> count(*ticket);
@@ -97,11 +101,13 @@ void run_held(launch_context const& call, It first, Offset max_n, held_output<Ou
            static_cast<T*>(own.partials), own.ticket, out, init);
     return;
   }
-  scratch_buffer const scratch = call.scratch(partials_offset + partials_bytes, "cascade's device-held call");
+  // [zeroed ticket | partials]: a captured call's ticket is zeroed with the graph's block, not in the
+  // graph (the kernel leaves it zero), which would cost a node of about 2 us in every replay
+  scratch_buffer const scratch =
+      call.zeroed_scratch(partials_offset + partials_bytes, sizeof(unsigned), "cascade's device-held call");
   if (!call.launches()) return;
   auto* ticket = scratch.as<unsigned>();
   auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + partials_offset);
-  check_cuda(cudaMemsetAsync(ticket, 0, sizeof(unsigned), stream), "cudaMemsetAsync (device-held call's ticket)");
   launch(kernel, grid, Resolved::block_size, stream, "held_kernel<<<...>>> (launch)", first, max_n, op, partials, ticket,
          out, init);
 }

@@ -49,6 +49,17 @@ class launch_context {
     return scratch_buffer(bytes, stream_, user, device_->ordinal);
   }
 
+  // The same, its first `zeroed` bytes zero when the call's kernel runs, for a kernel that leaves them
+  // zero when it ends (a ticket, flags): a captured call's are zeroed as the graph's block is
+  // allocated, so the graph has no memset node (scratch.cuh, scratch_allocate).
+  scratch_buffer zeroed_scratch(std::size_t bytes, std::size_t zeroed, char const* user) const {
+    if (sized_ != nullptr) {
+      *sized_ += scratch_piece_bytes(bytes);
+      return scratch_buffer();
+    }
+    return scratch_buffer(bytes, stream_, user, device_->ordinal, zeroed);
+  }
+
   // While sizing, bytes of scratch counted as they are (a finish of the earlier shape's scratch_bytes:
   // detail/dispatch.cuh's adapter).
   void add_sized_bytes(std::size_t bytes) const {

@@ -122,17 +122,19 @@ struct release_at_exit {
   }
 };
 
-inline void* graph_allocate(std::size_t bytes, cudaStream_t capturing, int ordinal = -1) {
+// `zeroed`: bytes at the start zeroed here, outside the capture (see scratch_allocate).
+inline void* graph_allocate(std::size_t bytes, cudaStream_t capturing, int ordinal = -1, std::size_t zeroed = 0) {
   device_pools& d = current_pools(ordinal);
   static release_at_exit at_exit;  // one per program (a static of an inline function)
   relaxed_capture_mode relaxed;  // the capture forbids allocating and waiting outside it otherwise
   (void)free_released(d);
   void* p = nullptr;
   check_cuda(cudaMallocFromPoolAsync(&p, bytes, d.graphs, d.side), "cudaMallocFromPoolAsync (cascade scratch, captured)");
-  cudaError_t const ready = cudaStreamSynchronize(d.side);  // usable by the graph's first launch
+  cudaError_t ready = zeroed > 0 ? cudaMemsetAsync(p, 0, zeroed, d.side) : cudaSuccess;
+  if (ready == cudaSuccess) ready = cudaStreamSynchronize(d.side);  // usable by the graph's first launch
   if (ready != cudaSuccess) {
     (void)cudaFreeAsync(p, d.side);
-    throw_cuda_error(ready, "cudaStreamSynchronize (cascade scratch, captured)");
+    throw_cuda_error(ready, "cudaMemsetAsync / cudaStreamSynchronize (cascade scratch, captured)");
   }
   std::unique_ptr<graph_block> owner(new graph_block{p, &d});
   graph_owned(owner, capturing);  // on failure the block is queued for release
@@ -147,20 +149,39 @@ inline std::size_t pool_attribute(cudaMemPoolAttr attribute, char const* name) {
 
 }  // namespace scratch_impl
 
+inline void scratch_release(void* p, std::size_t bytes, cudaStream_t stream) noexcept;
+
 // From the caller's storage when this thread's call has some (scratch_source.cuh), else from cascade's
 // pool of device `ordinal` (-1: the current device; a call passes the one it read); `user` (a
 // strategy's name) is for messages. Throws cuda_error (the source may throw too).
+//
+// `zeroed`: bytes at the start that are zero when the call's work on `stream` runs, for a kernel that
+// leaves them zero when it ends (a ticket, flags: what the stream state holds, stream_state.cuh). A
+// block a captured graph owns is zeroed once, as it is allocated, outside the capture: the graph's
+// launches run one after another and each leaves it zeroed for the next, and the graph has no memset
+// node (a node cost about 2 us of a replay on an H200). Other scratch is zeroed by a memset on `stream`.
 inline void* scratch_allocate(std::size_t bytes, cudaStream_t stream, char const* user = "cascade scratch",
-                              int ordinal = -1) {
+                              int ordinal = -1, std::size_t zeroed = 0) {
   if (bytes == 0) bytes = 1;
-  if (scratch_source const* source = current_scratch_source()) return source->allocate(source->context, bytes, stream, user);
-  if (is_capturing(stream)) return scratch_impl::graph_allocate(bytes, stream, ordinal);
-  // This stream is not capturing, but another thread may be, in global mode: it would forbid the
-  // allocation (cudaErrorStreamCaptureUnsupported), which touches no captured stream.
-  relaxed_capture_mode relaxed;
   void* p = nullptr;
-  check_cuda(cudaMallocFromPoolAsync(&p, bytes, scratch_impl::current_pool(ordinal), stream),
-             "cudaMallocFromPoolAsync (cascade scratch)");
+  if (scratch_source const* source = current_scratch_source()) {
+    p = source->allocate(source->context, bytes, stream, user);
+  } else if (is_capturing(stream)) {
+    return scratch_impl::graph_allocate(bytes, stream, ordinal, zeroed);
+  } else {
+    // This stream is not capturing, but another thread may be, in global mode: it would forbid the
+    // allocation (cudaErrorStreamCaptureUnsupported), which touches no captured stream.
+    relaxed_capture_mode relaxed;
+    check_cuda(cudaMallocFromPoolAsync(&p, bytes, scratch_impl::current_pool(ordinal), stream),
+               "cudaMallocFromPoolAsync (cascade scratch)");
+  }
+  if (zeroed > 0) {
+    cudaError_t const cleared = cudaMemsetAsync(p, 0, zeroed, stream);
+    if (cleared != cudaSuccess) {
+      scratch_release(p, bytes, stream);
+      throw_cuda_error(cleared, "cudaMemsetAsync (cascade scratch, zeroed)");
+    }
+  }
   return p;
 }
 
@@ -224,8 +245,10 @@ inline std::uint64_t scratch_pools_release_threshold() {
 
 class scratch_buffer {
  public:
-  scratch_buffer(std::size_t bytes, cudaStream_t stream, char const* user = "cascade scratch", int ordinal = -1)
-      : ptr_(scratch_allocate(bytes, stream, user, ordinal)), bytes_(bytes), stream_(stream) {}
+  // `zeroed`: as scratch_allocate's.
+  scratch_buffer(std::size_t bytes, cudaStream_t stream, char const* user = "cascade scratch", int ordinal = -1,
+                 std::size_t zeroed = 0)
+      : ptr_(scratch_allocate(bytes, stream, user, ordinal, zeroed)), bytes_(bytes), stream_(stream) {}
   scratch_buffer() : ptr_(nullptr), bytes_(0), stream_(nullptr) {}  // none (a call being sized)
   ~scratch_buffer() { scratch_release(ptr_, bytes_, stream_); }
   scratch_buffer(scratch_buffer const&) = delete;

@@ -12,7 +12,7 @@
 // program that keeps making streams would otherwise grow without bound. Later streams
 // get none, and neither does a stream being captured (a graph may be replayed on several streams at
 // once), nor a call made with the caller's storage (scratch_source.cuh): their calls zero a ticket in
-// their own scratch instead, a memset more per call.
+// their own scratch instead, a memset more per call (none in a captured graph: scratch.cuh).
 #pragma once
 
 #include <cuda_runtime_api.h>
