@@ -25,13 +25,11 @@
 #include "detail/arg_call.cuh"
 #include "detail/kernel/output_views.cuh"
 #include "detail/runtime/temp_storage.cuh"
-#include "finish/last_block.cuh"
 #include "ops/indexed.cuh"
 #include "memory/resource.cuh"
 #include "ops.cuh"
 #include "policy/policy.cuh"
 #include "reduce.cuh"
-#include "tree/shuffle.cuh"
 
 namespace cascade {
 
@@ -81,7 +79,7 @@ constexpr bool pairs_ok() {
 
 // The pairs carry an int32 index (half the bytes of an int64's: half the tree's shuffles and the
 // partials, 2.5 us less than int64 pairs at 2^20 floats on an H200); a call of 2^31 - 1 items or more
-// runs in chunks of chunk_items, each chunk's result moved to its place, and one block folds the
+// runs in chunks of chunk_items, each chunk's result moved to its place, and one thread folds the
 // chunks' results in order, so no kernel is compiled twice for the two index widths.
 inline constexpr cuda::std::int64_t chunk_items = cuda::std::int64_t(1) << 30;
 
@@ -100,8 +98,13 @@ struct widen_at {
   }
 };
 
-// The chunks' results folded into the call's output: a handful of pairs, one small block.
-using chunks_policy = policy<32, 1, tree::shuffle, finish::last_block>;
+// One thread folds the chunks' results, a handful of pairs, in order into *d_out.
+template <class R, class OutIt, class Op>
+__global__ void fold_chunks_kernel(R const* results, unsigned chunks, OutIt d_out, R init, Op op) {
+  R acc = init;
+  for (unsigned c = 0; c < chunks; ++c) acc = op(acc, results[c]);
+  store_value(d_out, acc);
+}
 
 // The reduction of the n pairs of [first, first + n) under Op, its int64-index result to *d_out.
 template <class Op, class Policy, class It, class OutIt>
@@ -115,17 +118,19 @@ void pairs_dispatch(launch_context const& call, Policy const& policy, It first, 
     return;
   }
   using result = decltype(widened(pairs_init<narrow, T>(op)));
-  auto const chunks = static_cast<std::size_t>((n + chunk_items - 1) / chunk_items);
+  if (call.launches()) check_device_accessible(d_out, "the output (d_out)");  // before any launch
+  auto const chunks = static_cast<unsigned>((n + chunk_items - 1) / chunk_items);
   scratch_buffer const results = call.scratch(sizeof(result) * chunks, "cascade's argmin, argmax, minmax (chunks)");
-  for (std::size_t c = 0; c < chunks; ++c) {
+  for (unsigned c = 0; c < chunks; ++c) {
     cuda::std::int64_t const base = static_cast<cuda::std::int64_t>(c) * chunk_items;
     cuda::std::int64_t const items = n - base < chunk_items ? n - base : chunk_items;
     dispatch_reduce_into(call, policy, pairs_input<narrow, T>(first + base, op), items,
                          transform_output<result*, widen_at>{results.as<result>() + c, {base}},
                          pairs_init<narrow, T>(op), op);
   }
-  dispatch_reduce_into(call, chunks_policy{}, static_cast<result const*>(results.as<result>()),
-                       static_cast<cuda::std::int64_t>(chunks), d_out, widened(pairs_init<narrow, T>(op)), op);
+  if (call.launches())
+    launch(&fold_chunks_kernel<result, OutIt, Op>, 1, 1, call.stream(), "fold_chunks_kernel<<<...>>> (launch)",
+           static_cast<result const*>(results.as<result>()), chunks, d_out, widened(pairs_init<narrow, T>(op)), op);
 }
 
 // The same to the host.
