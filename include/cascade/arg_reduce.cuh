@@ -83,21 +83,6 @@ constexpr bool pairs_ok() {
 // chunks' results in order, so no kernel is compiled twice for the two index widths.
 inline constexpr cuda::std::int64_t chunk_items = cuda::std::int64_t(1) << 30;
 
-// widened(r), its positions `base` further on (a chunk's result).
-struct widen_at {
-  cuda::std::int64_t base;
-  template <class T, class I>
-  __host__ __device__ constexpr indexed<T> operator()(indexed<T, I> const& r) const {
-    indexed<T> w = widened(r);
-    if (w.index != no_index) w.index += base;
-    return w;
-  }
-  template <class T, class I>
-  __host__ __device__ constexpr minmax_result<T> operator()(minmax_result<T, I> const& r) const {
-    return {(*this)(r.min), (*this)(r.max)};
-  }
-};
-
 // One thread folds the chunks' results, a handful of pairs, in order into *d_out.
 template <class R, class OutIt, class Op>
 __global__ void fold_chunks_kernel(R const* results, unsigned chunks, OutIt d_out, R init, Op op) {
@@ -125,7 +110,7 @@ void pairs_dispatch(launch_context const& call, Policy const& policy, It first, 
     cuda::std::int64_t const base = static_cast<cuda::std::int64_t>(c) * chunk_items;
     cuda::std::int64_t const items = n - base < chunk_items ? n - base : chunk_items;
     dispatch_reduce_into(call, policy, pairs_input<narrow, T>(first + base, op), items,
-                         transform_output<result*, widen_at>{results.as<result>() + c, {base}},
+                         transform_output<result*, widen>{results.as<result>() + c, {base}},
                          pairs_init<narrow, T>(op), op);
   }
   if (call.launches())
@@ -141,7 +126,6 @@ auto pairs_result(Policy const& policy, It first, cuda::std::int64_t n, Op op, c
   if constexpr (!pairs_ok<Op, T>() || !policy_ok<Policy>()) {
     return result{};
   } else {
-    if (n == 0) return widened(pairs_init<cuda::std::int32_t, T>(op));
     return run_to_host<result>(policy.stream(), who, [&](launch_context const& call, auto out) {
       pairs_dispatch(call, policy, first, n, out, op);
     });

@@ -164,7 +164,7 @@ struct finish_dispatch<finish::flagged> {
     }
     // [arrival count | padding to 8 | words], all zeroed
     scratch_buffer const scratch =
-        call.zeroed_scratch(sizeof(flag_word) + words_bytes, sizeof(flag_word) + words_bytes, finish::flagged::name);
+        call.scratch(sizeof(flag_word) + words_bytes, finish::flagged::name, sizeof(flag_word) + words_bytes);
     if (!call.launches()) return;
     launch(kernel, grid, Policy::block_size, stream, "flagged_kernel<<<...>>> (launch)", first, n, op,
            scratch.as<flag_word>() + 1, scratch.as<unsigned>(), d_out, init);

@@ -94,7 +94,7 @@ struct finish_dispatch<finish::last_block> {
     }
     // [zeroed ticket | partials]
     scratch_buffer const scratch =
-        call.zeroed_scratch(partials_offset<T> + partials_bytes, sizeof(unsigned), finish::last_block::name);
+        call.scratch(partials_offset<T> + partials_bytes, finish::last_block::name, sizeof(unsigned));
     if (!call.launches()) return;
     auto* ticket = scratch.as<unsigned>();
     auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + partials_offset<T>);

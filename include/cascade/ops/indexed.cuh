@@ -23,9 +23,9 @@ namespace detail {
 
 // The index init carries: every item's index is smaller, so an item equal to the identity wins, and a
 // result that still has it saw no item. no_index_of<I>: the same for an index of type I (the largest I).
-inline constexpr cuda::std::int64_t no_index = 0x7fffffffffffffffll;
 template <class I>
 inline constexpr I no_index_of = cuda::std::numeric_limits<I>::max();
+inline constexpr cuda::std::int64_t no_index = no_index_of<cuda::std::int64_t>;
 
 }  // namespace detail
 
@@ -146,19 +146,21 @@ struct arg_min_max_by {
 
 namespace detail {
 
-// A result with the int64 index the API returns (no_index_of<I> becomes no_index).
+// A result with the int64 index the API returns, its positions `base` further on (a chunk's result:
+// arg_reduce.cuh); no_index_of<I> becomes no_index.
 template <class T, class I>
-__host__ __device__ constexpr indexed<T> widened(indexed<T, I> const& r) {
-  return {r.index == no_index_of<I> ? no_index : static_cast<cuda::std::int64_t>(r.index), r.value};
+__host__ __device__ constexpr indexed<T> widened(indexed<T, I> const& r, cuda::std::int64_t base = 0) {
+  return {r.index == no_index_of<I> ? no_index : static_cast<cuda::std::int64_t>(r.index) + base, r.value};
 }
 template <class T, class I>
-__host__ __device__ constexpr minmax_result<T> widened(minmax_result<T, I> const& r) {
-  return {widened(r.min), widened(r.max)};
+__host__ __device__ constexpr minmax_result<T> widened(minmax_result<T, I> const& r, cuda::std::int64_t base = 0) {
+  return {widened(r.min, base), widened(r.max, base)};
 }
 struct widen {
+  cuda::std::int64_t base = 0;
   template <class R>
   __host__ __device__ constexpr auto operator()(R const& r) const {
-    return widened(r);
+    return widened(r, base);
   }
 };
 

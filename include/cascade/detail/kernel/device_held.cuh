@@ -104,7 +104,7 @@ void run_held(launch_context const& call, It first, Offset max_n, held_output<Ou
   // [zeroed ticket | partials]: a captured call's ticket is zeroed with the graph's block, not in the
   // graph (the kernel leaves it zero), which would cost a node of about 2 us in every replay
   scratch_buffer const scratch =
-      call.zeroed_scratch(partials_offset + partials_bytes, sizeof(unsigned), "cascade's device-held call");
+      call.scratch(partials_offset + partials_bytes, "cascade's device-held call", sizeof(unsigned));
   if (!call.launches()) return;
   auto* ticket = scratch.as<unsigned>();
   auto* partials = reinterpret_cast<T*>(scratch.as<unsigned char>() + partials_offset);

@@ -40,19 +40,11 @@ class launch_context {
   bool launches() const { return sized_ == nullptr; }
 
   // Temporary device storage for the call, ordered on its stream; while sizing, none (its piece is
-  // counted). `user` (a strategy's name) is for messages.
-  scratch_buffer scratch(std::size_t bytes, char const* user) const {
-    if (sized_ != nullptr) {
-      *sized_ += scratch_piece_bytes(bytes);
-      return scratch_buffer();
-    }
-    return scratch_buffer(bytes, stream_, user, device_->ordinal);
-  }
-
-  // The same, its first `zeroed` bytes zero when the call's kernel runs, for a kernel that leaves them
-  // zero when it ends (a ticket, flags): a captured call's are zeroed as the graph's block is
-  // allocated, so the graph has no memset node (scratch.cuh, scratch_allocate).
-  scratch_buffer zeroed_scratch(std::size_t bytes, std::size_t zeroed, char const* user) const {
+  // counted). `user` (a strategy's name) is for messages. Its first `zeroed` bytes are zero when the
+  // call's kernel runs, for a kernel that leaves them zero when it ends (a ticket, flags): a captured
+  // call's are zeroed as the graph's block is allocated, so the graph has no memset node (scratch.cuh,
+  // scratch_allocate).
+  scratch_buffer scratch(std::size_t bytes, char const* user, std::size_t zeroed = 0) const {
     if (sized_ != nullptr) {
       *sized_ += scratch_piece_bytes(bytes);
       return scratch_buffer();
