@@ -4,9 +4,10 @@
 // across the block, takes the carry of every earlier tile by decoupled look-back (Merrill and
 // Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", as CUB's ReduceByKey), and
 // writes each run's first key and its fold where the run ends. One kernel after a memset of the
-// tiles' flags; tiles are handed out in order of the blocks' start, so a tile's predecessors are
-// running or done and the look-back always ends. The fold within a run is exactly the left fold,
-// so any associative op serves, non-commutative ones included.
+// tiles' flags; block b takes tile b, and the look-back ends because blocks start in the order of
+// their index, so a tile's predecessors are running or done (what CUB's single-pass scans and
+// ReduceByKey rely on too). The fold within a run is exactly the left fold, so any associative op
+// serves, non-commutative ones included.
 #pragma once
 
 #include <cuda/atomic>
@@ -68,17 +69,16 @@ __device__ __forceinline__ ulonglong2 load_word16(ulonglong2 const* p) {
 template <class T>
 struct tile_carries {
   static constexpr bool packed = packs_with_status<T>;
-  unsigned* next_tile;  // zeroed: the order tiles are handed out in
-  unsigned* flags;      // zeroed (unpacked)
+  unsigned* flags;  // zeroed (unpacked)
   run_carry<T>* aggregates;
   run_carry<T>* inclusive;
-  ulonglong2* words;    // zeroed (packed)
+  ulonglong2* words;  // zeroed (packed)
 
-  // Their layout in one piece of scratch: [next tile | flags | padding | aggregates | inclusive], or
-  // [next tile | padding | words] where a carry packs with its status. bytes(): the piece's size;
-  // zeroed_bytes(): its head, which the call zeroes before the kernel.
+  // Their layout in one piece of scratch: [flags | padding | aggregates | inclusive], or [words]
+  // where a carry packs with its status. bytes(): the piece's size; zeroed_bytes(): its head, which
+  // the call zeroes before the kernel.
   static constexpr std::size_t flag_bytes(cuda::std::int64_t tiles) {
-    return sizeof(unsigned) * (packed ? 1 : std::size_t(tiles) + 1);
+    return packed ? 0 : sizeof(unsigned) * std::size_t(tiles);
   }
   static constexpr std::size_t carries_at(cuda::std::int64_t tiles) { return (flag_bytes(tiles) + 255) / 256 * 256; }
   static constexpr std::size_t bytes(cuda::std::int64_t tiles) {
@@ -90,8 +90,7 @@ struct tile_carries {
   static tile_carries in(void* scratch, cuda::std::int64_t tiles) {
     auto* const base = static_cast<unsigned char*>(scratch);
     auto* const carries = base + carries_at(tiles);
-    return {reinterpret_cast<unsigned*>(base), reinterpret_cast<unsigned*>(base) + 1,
-            reinterpret_cast<run_carry<T>*>(carries),
+    return {reinterpret_cast<unsigned*>(base), reinterpret_cast<run_carry<T>*>(carries),
             reinterpret_cast<run_carry<T>*>(carries) + (packed ? 0 : tiles), reinterpret_cast<ulonglong2*>(carries)};
   }
 
@@ -324,7 +323,6 @@ __device__ __forceinline__ local_carry<T> then(local_carry<T> const& a, local_ca
 // What a tile's block shares besides its stage.
 template <int BlockSize, class K, class T>
 struct run_scan_shared {
-  unsigned tile;  // the tile handed to the block
   bool first_is_head, last_ends_run;
   run_carry<T> warp_totals[BlockSize / 32];
   local_carry<T> local_totals[BlockSize / 32];  // each warp's total, then (whole tiles) its exclusive prefix
@@ -519,14 +517,15 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
 }
 
 // Any tile, the input's last partial one included: each item checked against n. Called, not
-// inlined, so that its registers do not spill the whole tile's path.
+// inlined, so that its registers do not spill the whole tile's path; its arguments by value, since
+// a reference to a kernel parameter made every thread of every tile copy the parameters to its
+// stack at the kernel's start (80 bytes a thread: 1003-1021 against 1100 us at 2^28 pairs, mean 64).
 template <int BlockSize, int ItemsPerThread, class T, class K, class Shared, class KeyIt, class ValIt, class KeyOut,
           class ValOut, class CountOut, class Eq, class Op>
-__device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, KeyIt const& keys, ValIt const& values,
-                                                    cuda::std::int64_t n, stage_view<K, T> stage,
-                                                    KeyOut const& keys_out, ValOut const& values_out,
-                                                    CountOut const& count_out, Eq const& eq, Op const& op,
-                                                    tile_carries<T> const& carries) {
+__device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, KeyIt keys, ValIt values,
+                                                    cuda::std::int64_t n, stage_view<K, T> stage, KeyOut keys_out,
+                                                    ValOut values_out, CountOut count_out, Eq eq, Op op,
+                                                    tile_carries<T> carries) {
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
   if (threadIdx.x == 0) sh.last_ends_run = false;
   cuda::std::int64_t const tile_base = cuda::std::int64_t(tile) * tile_items;
@@ -614,10 +613,11 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
   }
 }
 
-// One tile a block: n pairs (keys[i], values[i]); outputs as reduce_by_key says. Tiles are handed
-// out in order of the blocks' start. At least 768 threads an SM (3 blocks of 256: registers capped
-// at 80): the kernel's throughput is the tiles an SM holds over a tile's life (docs/notes/family.md),
-// and a fourth block's spills cost more than its tile gains.
+// One tile a block, block b tile b: n pairs (keys[i], values[i]); outputs as reduce_by_key says. (A
+// tile taken from an atomic counter cost its block a round trip to the L2 and a barrier before its
+// loads: 1-3% at 2^28 pairs, 3-8% at 2^22-2^24.) At least 768 threads an SM (3 blocks of 256:
+// registers capped at 80): the kernel's throughput is the tiles an SM holds over a tile's life
+// (docs/notes/family.md), and a fourth block's spills cost more than its tile gains.
 template <int BlockSize, int ItemsPerThread, class T, class KeyIt, class ValIt, class KeyOut, class ValOut,
           class CountOut, class Eq, class Op>
 __global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
@@ -627,9 +627,7 @@ __global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
   using stage_t = run_scan_stage<K, T, BlockSize * ItemsPerThread>;
   __shared__ run_scan_shared<BlockSize, K, T> sh;
   __shared__ stage_t stage;
-  if (threadIdx.x == 0) sh.tile = atomicAdd(carries.next_tile, 1u);
-  __syncthreads();
-  unsigned const tile = sh.tile;
+  unsigned const tile = blockIdx.x;
   stage_view<K, T> const staging{stage_t::fits ? stage.keys() : nullptr, stage.values()};
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
   if (ItemsPerThread <= 64 && cuda::std::int64_t(tile + 1) * tile_items <= n) {
