@@ -109,7 +109,7 @@ R run_to_host(cudaStream_t stream, char const* who, Dispatch const& dispatch) {
   if (is_capturing(stream))  // before anything is enqueued: the capture stays valid
     throw std::logic_error(std::string(who) +
                            " returns its result to the host, which a stream being captured into a graph cannot "
-                           "do; capture its _into form (the result to device memory) instead");
+                           "do; capture " + who + "_into (the result to device memory) instead");
   host_slot<R> slot;
   try {
     dispatch(call, slot.out());
