@@ -28,6 +28,7 @@
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/logical.h>
 #include <thrust/reduce.h>
+#include <thrust/tuple.h>
 
 #include <algorithm>
 #include <cmath>
