@@ -1,7 +1,8 @@
 // reduce_by_key against Thrust, CUB's ReduceByKey and a host fold: runs of mean length 1, 8, 64 and
 // 1024 and power-law lengths, sizes 0, 1, 2^k - 1, 2^k, 2^k + 1 and primes, several policies, a
 // custom key equality, a non-commutative op, more than 2^31 pairs through counting iterators, and a
-// captured graph.
+// captured graph; both ways of finding a tile's place (the single pass's look-back, and the keys
+// counted first, which calls take from 2^26 pairs: two policies here take it at every size).
 #include <doctest/doctest.h>
 
 #include <cascade/algorithm/reduce_by_key.cuh>
@@ -33,6 +34,27 @@ using namespace cascade_test;
 using p_small = cascade::policy<64, 1, cascade::tree::shuffle, cascade::finish::last_block>;
 using p_mid = cascade::policy<128, 4, cascade::tree::shuffle, cascade::finish::last_block>;
 using p_wide = cascade::policy<512, 16, cascade::tree::shuffle, cascade::finish::flagged>;
+using p_counted = cascade::policy<128, 4, cascade::tree::shuffle, cascade::finish::flagged>;
+using p_counted_wide = cascade::policy<256, 20, cascade::tree::shuffle, cascade::finish::flagged>;
+
+}  // namespace
+
+// Two policies that count the keys first at every size (the default's from 2^26 pairs): staged runs
+// (128 x 4, and 256 x 20 of 8-byte pairs), scattered ones (256 x 20 of the matrices' 20-byte pairs).
+template <>
+struct cascade::detail::by_key_shape<p_counted> {
+  static constexpr int block_size = 128, items = 4, large_items = 4;
+  static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
+  static constexpr cuda::std::int64_t counted_from = 0;
+};
+template <>
+struct cascade::detail::by_key_shape<p_counted_wide> {
+  static constexpr int block_size = 256, items = 20, large_items = 20;
+  static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
+  static constexpr cuda::std::int64_t counted_from = 0;
+};
+
+namespace {
 
 std::string policy_name;
 
@@ -46,6 +68,8 @@ void for_each_policy(F f) {
   run(p_small{}, "<64, 1>");
   run(p_mid{}, "<128, 4>");
   run(p_wide{}, "<512, 16>");
+  run(p_counted{}, "<128, 4> counted");
+  run(p_counted_wide{}, "<256, 20> counted");
 }
 
 // n keys in runs: mean length `mean` (geometric), or power-law lengths when mean is 0.
@@ -257,26 +281,31 @@ TEST_CASE("reduce_by_key_into captured into a graph and replayed on new data") {
   thrust::device_vector<long long> count(1);
   cudaStream_t s;
   CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  std::string failure;
-  cudaGraph_t graph = capture(s, [&] {
-    cascade::reduce_by_key_into(cascade::default_policy{}.on(s), dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(),
-                                thrust::raw_pointer_cast(count.data()));
-  }, failure);
-  REQUIRE(failure.empty());
-  cudaGraphExec_t exec;
-  CASCADE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  for (int mean : {1, 64, 4096}) {
-    std::vector<int> keys = run_keys(rng, n, mean);
-    thrust::copy(keys.begin(), keys.end(), dk.begin());
-    std::vector<int> hk, hv;
-    host_by_key(keys, std::vector<int>(n, 1), std::plus<int>{}, std::equal_to<int>{}, hk, hv);
-    CASCADE_CUDA_CHECK(cudaGraphLaunch(exec, s));
-    CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
-    REQUIRE(count[0] == static_cast<long long>(hk.size()));
-    CHECK(host_copy(ov.begin(), count[0]) == hv);
-  }
-  CASCADE_CUDA_CHECK(cudaGraphExecDestroy(exec));
-  CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
+  auto const replay = [&](auto policy, char const* name) {
+    CAPTURE(name);
+    std::string failure;
+    cudaGraph_t graph = capture(s, [&] {
+      cascade::reduce_by_key_into(policy.on(s), dk.begin(), dk.end(), dv.begin(), ok.begin(), ov.begin(),
+                                  thrust::raw_pointer_cast(count.data()));
+    }, failure);
+    REQUIRE(failure.empty());
+    cudaGraphExec_t exec;
+    CASCADE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int mean : {1, 64, 4096}) {
+      std::vector<int> keys = run_keys(rng, n, mean);
+      thrust::copy(keys.begin(), keys.end(), dk.begin());
+      std::vector<int> hk, hv;
+      host_by_key(keys, std::vector<int>(n, 1), std::plus<int>{}, std::equal_to<int>{}, hk, hv);
+      CASCADE_CUDA_CHECK(cudaGraphLaunch(exec, s));
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(s));
+      REQUIRE(count[0] == static_cast<long long>(hk.size()));
+      CHECK(host_copy(ov.begin(), count[0]) == hv);
+    }
+    CASCADE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
+  };
+  replay(cascade::default_policy{}, "default_policy");
+  replay(p_counted_wide{}, "<256, 20> counted");
   CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
 }
 

@@ -4,7 +4,8 @@
 // across the block, takes the carry of every earlier tile by decoupled look-back (Merrill and
 // Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", as CUB's ReduceByKey), and
 // writes each run's first key and its fold where the run ends. One kernel after a memset of the
-// tiles' flags; block b takes tile b, and the look-back ends because blocks start in the order of
+// tiles' flags (or, where the keys were counted first, run_count.cuh, no look-back: counted_tiles);
+// block b takes tile b, and the look-back ends because blocks start in the order of
 // their index, so a tile's predecessors are running or done (what CUB's single-pass scans and
 // ReduceByKey rely on too). The fold within a run is exactly the left fold, so any associative op
 // serves, non-commutative ones included.
@@ -194,6 +195,55 @@ struct tile_carries {
   }
 };
 
+// Where the keys were counted first (run_count.cuh), each tile's place among the outputs is known
+// before its pairs are read, and no tile waits for another: each leaves its own carry, and the fold
+// over its items of the run open before it where that run ends in it (`parts`), and a pass after
+// folds the carries of the tiles before into those runs. On an H200 at 2^28 pairs the look-back's
+// waits were 43% of the single pass (a kernel given its carries without waiting: 0.57 against
+// 1.00 ms at mean run length 64), more than reading the keys twice costs (docs/notes/family.md).
+template <class T>
+struct counted_tiles {
+  run_carry<unsigned char>* runs;  // [tiles + 1]: a tile's run heads, then (scanned) the runs before it; in all
+  unsigned char* first_heads;      // [tiles]: whether a tile's first item starts a run
+  run_carry<T>* carries;           // [tiles + 1]: each tile's own carry, then the carry of the tiles before it
+  T* parts;                        // [tiles]: the run open before a tile, over the tile's items, where it ends there
+  tile_carries<unsigned char> runs_scan;  // the two scans' blocks (flags zeroed before the keys' pass)
+  tile_carries<T> carries_scan;
+
+  // Their layout in one piece of scratch, each array at a multiple of 256 bytes, the scans' first
+  // (the bytes the call zeroes).
+  static constexpr cuda::std::int64_t scan_items = 1024;  // a scan block's (run_count.cuh)
+  static constexpr std::size_t round(std::size_t b) { return (b + 255) / 256 * 256; }
+  static constexpr cuda::std::int64_t scan_blocks(cuda::std::int64_t tiles) { return (tiles + 1 + scan_items - 1) / scan_items; }
+  static constexpr std::size_t carries_scan_at(cuda::std::int64_t tiles) {
+    return round(tile_carries<unsigned char>::bytes(scan_blocks(tiles)));
+  }
+  static constexpr std::size_t zeroed_bytes(cuda::std::int64_t tiles) {
+    return carries_scan_at(tiles) + tile_carries<T>::bytes(scan_blocks(tiles));
+  }
+  static constexpr std::size_t runs_at(cuda::std::int64_t tiles) { return round(zeroed_bytes(tiles)); }
+  static constexpr std::size_t first_heads_at(cuda::std::int64_t tiles) {
+    return runs_at(tiles) + round(sizeof(run_carry<unsigned char>) * std::size_t(tiles + 1));
+  }
+  static constexpr std::size_t carries_at(cuda::std::int64_t tiles) { return first_heads_at(tiles) + round(std::size_t(tiles)); }
+  static constexpr std::size_t parts_at(cuda::std::int64_t tiles) {
+    return carries_at(tiles) + round(sizeof(run_carry<T>) * std::size_t(tiles + 1));
+  }
+  static constexpr std::size_t bytes(cuda::std::int64_t tiles) { return parts_at(tiles) + sizeof(T) * std::size_t(tiles); }
+  static counted_tiles in(void* scratch, cuda::std::int64_t tiles) {
+    auto* const base = static_cast<unsigned char*>(scratch);
+    cuda::std::int64_t const blocks = scan_blocks(tiles);
+    return {reinterpret_cast<run_carry<unsigned char>*>(base + runs_at(tiles)), base + first_heads_at(tiles),
+            reinterpret_cast<run_carry<T>*>(base + carries_at(tiles)), reinterpret_cast<T*>(base + parts_at(tiles)),
+            tile_carries<unsigned char>::in(base, blocks), tile_carries<T>::in(base + carries_scan_at(tiles), blocks)};
+  }
+};
+
+template <class Carries>
+inline constexpr bool is_counted = false;
+template <class T>
+inline constexpr bool is_counted<counted_tiles<T>> = true;
+
 // The block's exclusive scan of the threads' carries (each thread gets the carry of the threads
 // before it) and, in `total`, of them all. Warp scans by shuffles, then the warps' totals.
 template <int BlockSize, class T, class Op>
@@ -341,6 +391,18 @@ struct stage_view {
   T* values;
 };
 
+// Counted: the tile's own carry left for the pass after, and the runs before it (no fold: `any` false).
+template <int BlockSize, class T, class Shared, class Op>
+__device__ run_carry<T> tile_prefix_of(unsigned tile, run_carry<T> const& block_total, counted_tiles<T> const& counted,
+                                       Shared& sh, Op const&) {
+  if (threadIdx.x == 0) {
+    counted.carries[tile] = block_total;
+    sh.tile_prefix = {counted.runs[tile].heads, T{}, false};
+  }
+  __syncthreads();
+  return sh.tile_prefix;
+}
+
 // This tile's carry published, and the carry of every tile before it (in every thread; tile 0: none).
 template <int BlockSize, class T, class Shared, class Op>
 __device__ run_carry<T> tile_prefix_of(unsigned tile, run_carry<T> const& block_total, tile_carries<T> const& carries,
@@ -372,12 +434,13 @@ __device__ run_carry<T> tile_prefix_of(unsigned tile, run_carry<T> const& block_
 // every step it saves is throughput (docs/notes/family.md: 813 M warp instructions a 2^28-pair call
 // before, 350 M now, CUB's 360 M).
 template <int BlockSize, int ItemsPerThread, bool Staged, class T, class K, class Shared, class KeyIt, class ValIt,
-          class KeyOut, class ValOut, class CountOut, class Eq, class Op>
+          class KeyOut, class ValOut, class CountOut, class Eq, class Op, class Carries>
 __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned tile, KeyIt const& keys,
                                                          ValIt const& values, cuda::std::int64_t n,
                                                          stage_view<K, T> stage, KeyOut const& keys_out,
                                                          ValOut const& values_out, CountOut const& count_out,
-                                                         Eq const& eq, Op const& op, tile_carries<T> const& carries) {
+                                                         Eq const& eq, Op const& op, Carries const& carries) {
+  constexpr bool counted = is_counted<Carries>;
   using mask_t = cuda::std::conditional_t<(ItemsPerThread <= 32), unsigned, unsigned long long>;
   constexpr int warps = BlockSize / 32;
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
@@ -389,6 +452,9 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
   K before, after;  // the keys either side of this thread's items
   bool const has_before = mine > 0;
   bool const has_after = mine + ItemsPerThread < n;
+  cuda::std::int64_t runs_before_tile = 0;  // counted: read with the tile's loads, used after its scan
+  if constexpr (counted)
+    if (threadIdx.x == 0) runs_before_tile = carries.runs[tile].heads;
   if (lane == 0 && has_before) before = keys[mine - 1];
   if (lane == 31 && has_after) after = keys[mine + ItemsPerThread];
   load_pairs(k, v, keys, values, mine);
@@ -442,15 +508,22 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
     own = {total.heads, total.tail, true};
   }
   auto const look_back = [&] {  // warp 0: the tile's carries published, the carry before it to sh
-    run_carry<T> before_tile{0, T{}, false};
-    if (tile == 0) {
-      if (lane == 0) carries.publish(0, own, true);
+    if constexpr (counted) {
+      if (lane == 0) {
+        carries.carries[tile] = own;
+        sh.tile_prefix = {runs_before_tile, T{}, false};
+      }
     } else {
-      if (lane == 0) carries.publish(tile, own, false);
-      before_tile = carries.warp_look_back(tile, op);
-      if (lane == 0) carries.publish(tile, then(before_tile, own, op), true);
+      run_carry<T> before_tile{0, T{}, false};
+      if (tile == 0) {
+        if (lane == 0) carries.publish(0, own, true);
+      } else {
+        if (lane == 0) carries.publish(tile, own, false);
+        before_tile = carries.warp_look_back(tile, op);
+        if (lane == 0) carries.publish(tile, then(before_tile, own, op), true);
+      }
+      if (lane == 0) sh.tile_prefix = before_tile;
     }
-    if (lane == 0) sh.tile_prefix = before_tile;
   };
   if constexpr (Staged) {
     __syncthreads();
@@ -494,13 +567,19 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
     int const slots = total_heads + (sh.last_ends_run ? 1 : 0);
     for (int r = from + threadIdx.x; r < slots; r += BlockSize) {
       T value = stage.values[r];
+      if constexpr (counted) {
+        if (r == 0) {
+          carries.parts[tile] = value;
+          continue;
+        }
+      }
       if (r == 0 && tile_prefix.any) value = static_cast<T>(op(tile_prefix.tail, value));
       values_out[key_base - 1 + r] = value;
     }
   } else {
     run_carry<T> const tile_prefix = sh.tile_prefix;
     cuda::std::int64_t const key_base = tile_prefix.heads;
-    if (!(heads & 1)) {
+    if (!(heads & 1) && !(first_in_tile && !tile_prefix.any)) {  // (counted: nothing before thread 0)
       T before_thread = first_in_tile ? tile_prefix.tail : within.tail;
       if (!first_in_tile && within.heads == 0 && tile_prefix.any)
         before_thread = static_cast<T>(op(tile_prefix.tail, within.tail));
@@ -510,7 +589,15 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
       if ((heads >> j) & 1) keys_out[key_base + ++run] = k[j];
-      if ((ends >> j) & 1) values_out[key_base + run] = v[j];
+      if ((ends >> j) & 1) {
+        if constexpr (counted) {
+          if (run < 0) {
+            carries.parts[tile] = v[j];  // the run open before the tile
+            continue;
+          }
+        }
+        values_out[key_base + run] = v[j];
+      }
     }
     if (!has_after) *count_out = key_base + run + 1;  // the input's last item
   }
@@ -521,11 +608,12 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
 // a reference to a kernel parameter made every thread of every tile copy the parameters to its
 // stack at the kernel's start (80 bytes a thread: 1003-1021 against 1100 us at 2^28 pairs, mean 64).
 template <int BlockSize, int ItemsPerThread, class T, class K, class Shared, class KeyIt, class ValIt, class KeyOut,
-          class ValOut, class CountOut, class Eq, class Op>
+          class ValOut, class CountOut, class Eq, class Op, class Carries>
 __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, KeyIt keys, ValIt values,
                                                     cuda::std::int64_t n, stage_view<K, T> stage, KeyOut keys_out,
                                                     ValOut values_out, CountOut count_out, Eq eq, Op op,
-                                                    tile_carries<T> carries) {
+                                                    Carries carries) {
+  constexpr bool counted = is_counted<Carries>;
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
   if (threadIdx.x == 0) sh.last_ends_run = false;
   cuda::std::int64_t const tile_base = cuda::std::int64_t(tile) * tile_items;
@@ -576,13 +664,16 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
 
   // The carry of every earlier tile: thread 0 publishes this tile's, the block looks back.
   run_carry<T> const tile_prefix = tile_prefix_of<BlockSize>(tile, block_total, carries, sh, op);
-  run_carry<T> const prefix = then(tile_prefix, within, op);
+  // Counted, the fold begins within the tile: the runs before it counted, their values not.
+  run_carry<T> const prefix = counted ? run_carry<T>{tile_prefix.heads + within.heads, within.tail, within.any}
+                                      : then(tile_prefix, within, op);
   cuda::std::int64_t const key_base = tile_prefix.heads;  // the run of the tile's first head
   bool const staged = stage.keys != nullptr && block_total.heads > BlockSize;  // the same in every thread
 
   // Each run's first key where it starts, its fold where it ends: to the outputs, or to the stage.
   cuda::std::int64_t run = prefix.heads - 1;  // the run open before this thread's first item
   T acc = prefix.tail;
+  bool acc_any = prefix.any;  // false only where nothing before the item is folded (tile 0; counted: thread 0)
 #pragma unroll
   for (int j = 0; j < ItemsPerThread; ++j) {
     if (j < valid) {
@@ -592,12 +683,21 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
         else keys_out[run] = k[j];
         acc = v[j];
       } else {
-        acc = static_cast<T>(op(acc, v[j]));
+        acc = acc_any ? static_cast<T>(op(acc, v[j])) : v[j];
       }
+      acc_any = true;
       bool const last_of_run = j + 1 < valid ? head[j + 1] : !(j + 1 == ItemsPerThread && has_after) || !eq(k[j], after);
       if (last_of_run) {
-        if (staged) stage.values[run - key_base + 1] = acc;
-        else values_out[run] = acc;
+        if (staged) {
+          stage.values[run - key_base + 1] = acc;
+        } else {
+          if constexpr (counted) {
+            if (run < key_base) carries.parts[tile] = acc;  // the run open before the tile
+            else values_out[run] = acc;
+          } else {
+            values_out[run] = acc;
+          }
+        }
         if (mine + j == tile_last) sh.last_ends_run = true;
       }
       if (mine + j == n - 1) *count_out = run + 1;
@@ -608,8 +708,15 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
     for (cuda::std::int64_t r = threadIdx.x; r < block_total.heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
     cuda::std::int64_t const first_slot = sh.first_is_head ? 1 : 0;
     cuda::std::int64_t const slots = block_total.heads + (sh.last_ends_run ? 1 : 0);
-    for (cuda::std::int64_t r = first_slot + threadIdx.x; r < slots; r += BlockSize)
+    for (cuda::std::int64_t r = first_slot + threadIdx.x; r < slots; r += BlockSize) {
+      if constexpr (counted) {
+        if (r == 0) {
+          carries.parts[tile] = stage.values[0];
+          continue;
+        }
+      }
       values_out[key_base - 1 + r] = stage.values[r];
+    }
   }
 }
 
@@ -619,10 +726,10 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
 // registers capped at 80): the kernel's throughput is the tiles an SM holds over a tile's life
 // (docs/notes/family.md), and a fourth block's spills cost more than its tile gains.
 template <int BlockSize, int ItemsPerThread, class T, class KeyIt, class ValIt, class KeyOut, class ValOut,
-          class CountOut, class Eq, class Op>
+          class CountOut, class Eq, class Op, class Carries>
 __global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
     reduce_by_key_kernel(KeyIt keys, ValIt values, cuda::std::int64_t n, KeyOut keys_out, ValOut values_out,
-                         CountOut count_out, Eq eq, Op op, tile_carries<T> carries) {
+                         CountOut count_out, Eq eq, Op op, Carries carries) {
   using K = item_value_t<decltype(keys[0])>;
   using stage_t = run_scan_stage<K, T, BlockSize * ItemsPerThread>;
   __shared__ run_scan_shared<BlockSize, K, T> sh;
