@@ -348,7 +348,8 @@ void inner_product_case(family_bench& b, float const* f) {
 }
 
 // reduce_by_key of float values under int32 keys in runs of mean length 1, 8, 64, 1024 (geometric) and
-// power-law lengths (2^U(0,17)), 2^20..2^28 pairs: against CUB's ReduceByKey and Thrust's. Bytes: the
+// power-law lengths (2^U(0,17)), 2^20, 2^22, ..., 2^28 pairs (both designs: the keys are counted first
+// from 2^25): against CUB's ReduceByKey and Thrust's. Bytes: the
 // pairs read; the outputs written (8 bytes a run) are in the row's result beside the run count.
 // With `shapes`, each size also runs under other block sizes and pairs a thread (by_key_shapes).
 void by_key_case(family_bench& b, float const* values, bool shapes) {
@@ -371,8 +372,9 @@ void by_key_case(family_bench& b, float const* values, bool shapes) {
     }
     CASCADE_CUDA_CHECK(cudaMemcpy(keys, host.data(), max_n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
     std::string const config = mean ? "mean=" + std::to_string(mean) : std::string("power-law");
-    for (long long n : b.sizes()) {
-      if (n < (1ll << 20) || n > max_n) continue;
+    for (int lg : {20, 22, 24, 26, 28}) {
+      long long const n = 1ll << lg;
+      if (n > max_n) continue;
       measurement m{"reduce_by_key", config, "i32/f32", n, 8.0 * double(n)};
       auto* const count = b.slot<long long>(0);
       auto* const cub_count = b.slot<long long>(1);
