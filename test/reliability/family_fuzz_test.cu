@@ -1,8 +1,9 @@
 // Differential fuzzing of the reduction family against Thrust, CUB and the host: each case draws an
 // algorithm (count_if, inner_product, min/max/minmax_element, any_of, all_of, reduce_by_key, a
-// device-held count), a policy, a size (empty, tiny, or log-uniform up to 2^20), data (ints with
-// runs of length 1..10^5 for the keys; a first hit anywhere or none for the predicates) and the call:
-// to the host, _into on a stream, or _into captured into a graph and replayed. Every result must be
+// device-held count), a policy (under one of them reduce_by_key counts the keys first), a size
+// (empty, tiny, or log-uniform up to 2^20), data (ints with runs of length 1..10^5 for the keys; a
+// first hit anywhere or none for the predicates) and the call: to the host, _into on a stream, or
+// _into captured into a graph and replayed. Every result must be
 // exact (counts, positions, integer sums and folds); the input must be unchanged.
 //
 // On failure it prints the case; CASCADE_TEST_SEED=<seed> CASCADE_FUZZ_CASE=<k> replays case k alone.
@@ -53,6 +54,21 @@ enum class algorithm { count_if, inner_product, min_element, max_element, minmax
 constexpr int algorithms = 9;
 enum class shape { to_host, into, captured };
 
+using counted_by_key = cascade::policy<256, 8, cascade::tree::sequential, cascade::finish::two_pass>;
+
+}  // namespace
+
+// reduce_by_key under the last policy counts the keys first at every size (default_policy from 2^25
+// pairs, beyond these sizes), so that the fuzz covers both of its designs.
+template <>
+struct cascade::detail::by_key_shape<counted_by_key> {
+  static constexpr int block_size = 256, items = 8, large_items = 8;
+  static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
+  static constexpr cuda::std::int64_t counted_from = 0;
+};
+
+namespace {
+
 template <class F>
 void with_policy(int k, F f) {
   switch (k) {
@@ -62,7 +78,7 @@ void with_policy(int k, F f) {
     case 2: f(cascade::policy<512, 16, cascade::tree::shuffle, cascade::finish::flagged>{}); break;
     case 3: f(cascade::policy<64, 1, cascade::tree::interleaved, cascade::finish::recursive>{}); break;
 #endif
-    default: f(cascade::policy<256, 8, cascade::tree::sequential, cascade::finish::two_pass>{}); break;
+    default: f(counted_by_key{}); break;
   }
 }
 constexpr int policies = CASCADE_FAMILY_FEW ? 2 : 5;
