@@ -349,7 +349,7 @@ void inner_product_case(family_bench& b, float const* f) {
 
 // reduce_by_key of float values under int32 keys in runs of mean length 1, 8, 64, 1024 (geometric) and
 // power-law lengths (2^U(0,17)), 2^20, 2^22, ..., 2^28 pairs (both designs: the keys are counted first
-// from 2^25): against CUB's ReduceByKey and Thrust's. Bytes: the
+// from 2^24): against CUB's ReduceByKey and Thrust's. Bytes: the
 // pairs read; the outputs written (8 bytes a run) are in the row's result beside the run count.
 // With `shapes`, each size also runs under other block sizes and pairs a thread (by_key_shapes).
 void by_key_case(family_bench& b, float const* values, bool shapes) {

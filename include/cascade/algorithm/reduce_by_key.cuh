@@ -9,10 +9,10 @@
 // goes to *d_num_runs (the _into form) or is where the returned iterators end. The values accumulate
 // in their input's value type; op may be non-commutative (the fold within a run is exactly the left
 // fold). Small calls take one kernel, a single pass with decoupled look-back (detail/kernel/
-// run_scan.cuh), after a memset of one flag per tile; large ones (from 2^25 pairs under
-// default_policy, 2^26 under others) count the keys first, and then no tile waits for another
-// (detail/kernel/run_count.cuh: five kernels, the keys read twice). The policy gives the block size
-// and the pairs a thread reads (its tree and finish are not used; default_policy: 256 threads of 16
+// run_scan.cuh), after a memset of one flag per tile; large ones (from 2^24 pairs) count the keys
+// first, and then no tile waits for another (detail/kernel/run_count.cuh: five kernels, the pairs'
+// pass reading the keys' head bits and each run's first key). The policy gives the block size and
+// the pairs a thread reads (its tree and finish are not used; default_policy: 256 threads of 16
 // pairs, of 20 from 2^25 pairs).
 #pragma once
 
@@ -54,29 +54,30 @@ namespace cascade::detail {
 
 // The block size and pairs a thread of reduce_by_key under Policy, from how many pairs on it takes
 // `large_items` a thread instead, and from how many it counts the keys first (run_count.cuh). On an
-// H200 (mean run lengths 1 to 1024), counted took 0.75-1.01x the single pass's time at 2^26-2^28
-// pairs for 256 x 16 and 0.79-0.97x for 256 x 20; at 2^25 256 x 16 0.89-1.05x, 256 x 20 0.90-0.99x;
-// at 2^24 they were even, and below, the counted call's five kernels cost more than the waits.
+// H200 (mean run lengths 1 to 1024; graph replays), 256 x 16 counted, its pairs' pass taking its heads
+// from the keys' pass, took 0.83-0.94x the single pass's time at 2^24 pairs, 0.70-0.86x at 2^25, and
+// 1.03-1.11x at 2^23; below, the five kernels cost more than the waits they save.
 template <class Policy>
 struct by_key_shape {
   static constexpr int block_size = Policy::block_size;
   static constexpr int items = Policy::coarse_factor;
   static constexpr int large_items = items;
   static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
-  static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 26;
+  static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 24;
 };
 // The fastest of cascade-family --cases by_key_shapes and probes on an H200. In the single pass a
 // tile's life is mostly fixed waits, so bigger tiles move more pairs a second where there are
 // enough of them to fill the device many times, and fewer where there are not (256 x 20 at 2^20:
-// 0.8x 256 x 16). Counted, from 2^25 pairs, 256 x 20 takes 0.92-1.04x 256 x 16's time from mean
-// run length 8 and 0.69-0.72x at mean length 1.
+// 0.8x 256 x 16). Counted, 256 x 20 took 0.89-0.91x 256 x 16's time at mean run length 1 from 2^25
+// pairs and 1.01-1.12x from mean length 8 (1.15-1.18x at 2^24): it is taken from 2^25, where the
+// calls of short runs are the ones slower than CUB's.
 template <>
 struct by_key_shape<default_policy> {
   static constexpr int block_size = 256;
   static constexpr int items = 16;
   static constexpr int large_items = 20;
   static constexpr cuda::std::int64_t large_from = cuda::std::int64_t(1) << 25;
-  static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 25;
+  static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 24;
 };
 
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountOut, class Op, class Eq>
@@ -99,16 +100,20 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
     unsigned const grid = static_cast<unsigned>(tiles);
     if (n >= shape::counted_from) {
       using layout = counted_tiles<T>;
-      scratch_buffer const scratch = call.scratch(layout::bytes(tiles), "cascade::reduce_by_key's tile counts and carries");
+      cuda::std::int64_t const mask_words =
+          masks_heads<KeyIt, T, shape::block_size, Items> ? tiles * shape::block_size : 0;
+      scratch_buffer const scratch =
+          call.scratch(layout::bytes(tiles, mask_words), "cascade::reduce_by_key's tile counts, carries and head bits");
       if (!call.launches()) return;
       check_cuda(cudaMemsetAsync(scratch.as<void>(), 0, layout::zeroed_bytes(tiles), stream),
                  "cudaMemsetAsync (reduce_by_key's scan flags)");
-      counted_tiles<T> const counted = layout::in(scratch.as<void>(), tiles);
+      counted_tiles<T> const counted = layout::in(scratch.as<void>(), tiles, mask_words);
       constexpr int scan_block = scan_carries_block, scan_items = scan_carries_items;
       static_assert(scan_block * scan_items == layout::scan_items);
-      auto const scan_grid = static_cast<unsigned>((tiles + layout::scan_items - 1) / layout::scan_items);
+      auto const scan_grid = static_cast<unsigned>(layout::scan_blocks(tiles));
       launch(&count_run_heads_kernel<shape::block_size, Items, KeyIt, Eq>, grid, shape::block_size, stream,
-             "count_run_heads_kernel<<<...>>> (launch)", keys, n, eq, counted.runs, counted.first_heads);
+             "count_run_heads_kernel<<<...>>> (launch)", keys, n, eq, counted.runs, counted.first_heads,
+             counted.masks);
       launch(&scan_carries_kernel<scan_block, scan_items, unsigned char, keep_first>, scan_grid, scan_block, stream,
              "scan_carries_kernel<<<...>>> (launch)", counted.runs, tiles, keep_first{}, counted.runs_scan,
              counted.runs + tiles);

@@ -3,8 +3,8 @@
 // counts into each tile's first output; the pairs' pass (reduce_by_key_kernel with counted_tiles)
 // writes every run that starts in a tile, and leaves each tile's carry and the part of the run open
 // before it; a scan of the carries, and a last pass folds them into the runs that cross a tile's
-// start. A memset and five launches, and the keys read twice, against the single pass's chain of
-// look-backs: the better from 2^26 pairs on an H200 (docs/notes/family.md).
+// start. A memset and five launches against the single pass's chain of look-backs: the better from
+// 2^24 pairs on an H200 (docs/notes/family.md).
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -14,11 +14,12 @@
 namespace cascade::detail {
 
 // The run heads in each tile of BlockSize x ItemsPerThread keys to runs[tile], and whether the
-// tile's first key is one to first_heads[tile].
+// tile's first key is one to first_heads[tile]; where masks is not null (ItemsPerThread <= 32), each
+// thread's heads as bits (bit j: its item j) to masks[tile x BlockSize + thread].
 template <int BlockSize, int ItemsPerThread, class KeyIt, class Eq>
 __global__ void __launch_bounds__(BlockSize)
     count_run_heads_kernel(KeyIt keys, cuda::std::int64_t n, Eq eq, run_carry<unsigned char>* runs,
-                           unsigned char* first_heads) {
+                           unsigned char* first_heads, unsigned* masks) {
   using K = item_value_t<decltype(keys[0])>;
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
   __shared__ int warp_counts[BlockSize / 32];
@@ -32,11 +33,15 @@ __global__ void __launch_bounds__(BlockSize)
   load_consecutive(k, keys, mine, valid);
   K const from_below = shuffle_up(k[ItemsPerThread - 1], 1);  // the lane before holds ItemsPerThread where this one holds any
   if (lane > 0) before = from_below;
-  int heads = 0;
+  using mask_t = cuda::std::conditional_t<(ItemsPerThread <= 32), unsigned, unsigned long long>;
+  mask_t bits = 0;
 #pragma unroll
   for (int j = 0; j < ItemsPerThread; ++j)
-    if (j < valid) heads += (j == 0 ? mine == 0 || !eq(before, k[0]) : !eq(k[j - 1], k[j])) ? 1 : 0;
-  if (threadIdx.x == 0) first_heads[tile] = mine == 0 || !eq(before, k[0]);
+    if (j < valid) bits |= mask_t((j == 0 ? mine == 0 || !eq(before, k[0]) : !eq(k[j - 1], k[j])) ? 1 : 0) << j;
+  if constexpr (ItemsPerThread <= 32)
+    if (masks != nullptr) masks[cuda::std::int64_t(tile) * BlockSize + threadIdx.x] = bits;
+  int heads = inclusive_heads(bits);
+  if (threadIdx.x == 0) first_heads[tile] = bits & 1;
 #pragma unroll
   for (int d = 16; d > 0; d /= 2) heads += __shfl_down_sync(full_warp_mask, heads, d);
   if (lane == 0) warp_counts[warp] = heads;

@@ -201,20 +201,27 @@ struct tile_carries {
 // folds the carries of the tiles before into those runs. On an H200 at 2^28 pairs the look-back's
 // waits were 43% of the single pass (a kernel given its carries without waiting: 0.57 against
 // 1.00 ms at mean run length 64), more than reading the keys twice costs (docs/notes/family.md).
+//
+// Where a tile's runs are staged (and its keys are at least 2 bytes, its threads' items at most 32),
+// the keys' pass also leaves each thread's head bits (`masks`, a word a thread), and the pairs' pass
+// reads the values and the bits, and of the keys only each run's first, gathered as the staged runs
+// are copied out: 8 bytes a pair of 4-byte keys and values, and a twentieth of a byte, where the keys
+// were read twice (12). Otherwise `masks` is null and the pairs' pass reads the keys again.
 template <class T>
 struct counted_tiles {
   run_carry<unsigned char>* runs;  // [tiles + 1]: a tile's run heads, then (scanned) the runs before it; in all
   unsigned char* first_heads;      // [tiles]: whether a tile's first item starts a run
   run_carry<T>* carries;           // [tiles + 1]: each tile's own carry, then the carry of the tiles before it
   T* parts;                        // [tiles]: the run open before a tile, over the tile's items, where it ends there
+  unsigned* masks;                 // [tiles x block size] or null: bit j of a thread's word, its item j starts a run
   tile_carries<unsigned char> runs_scan;  // the two scans' blocks (flags zeroed before the keys' pass)
   tile_carries<T> carries_scan;
 
   // Their layout in one piece of scratch, each array at a multiple of 256 bytes, the scans' first
-  // (the bytes the call zeroes).
+  // (the bytes the call zeroes); mask_words: 0, or the tiles' threads.
   static constexpr cuda::std::int64_t scan_items = 1024;  // a scan block's (run_count.cuh)
   static constexpr std::size_t round(std::size_t b) { return (b + 255) / 256 * 256; }
-  static constexpr cuda::std::int64_t scan_blocks(cuda::std::int64_t tiles) { return (tiles + 1 + scan_items - 1) / scan_items; }
+  static constexpr cuda::std::int64_t scan_blocks(cuda::std::int64_t tiles) { return (tiles + scan_items - 1) / scan_items; }
   static constexpr std::size_t carries_scan_at(cuda::std::int64_t tiles) {
     return round(tile_carries<unsigned char>::bytes(scan_blocks(tiles)));
   }
@@ -229,12 +236,16 @@ struct counted_tiles {
   static constexpr std::size_t parts_at(cuda::std::int64_t tiles) {
     return carries_at(tiles) + round(sizeof(run_carry<T>) * std::size_t(tiles + 1));
   }
-  static constexpr std::size_t bytes(cuda::std::int64_t tiles) { return parts_at(tiles) + sizeof(T) * std::size_t(tiles); }
-  static counted_tiles in(void* scratch, cuda::std::int64_t tiles) {
+  static constexpr std::size_t masks_at(cuda::std::int64_t tiles) { return round(parts_at(tiles) + sizeof(T) * std::size_t(tiles)); }
+  static constexpr std::size_t bytes(cuda::std::int64_t tiles, cuda::std::int64_t mask_words) {
+    return masks_at(tiles) + sizeof(unsigned) * std::size_t(mask_words);
+  }
+  static counted_tiles in(void* scratch, cuda::std::int64_t tiles, cuda::std::int64_t mask_words) {
     auto* const base = static_cast<unsigned char*>(scratch);
     cuda::std::int64_t const blocks = scan_blocks(tiles);
     return {reinterpret_cast<run_carry<unsigned char>*>(base + runs_at(tiles)), base + first_heads_at(tiles),
             reinterpret_cast<run_carry<T>*>(base + carries_at(tiles)), reinterpret_cast<T*>(base + parts_at(tiles)),
+            mask_words > 0 ? reinterpret_cast<unsigned*>(base + masks_at(tiles)) : nullptr,
             tile_carries<unsigned char>::in(base, blocks), tile_carries<T>::in(base + carries_scan_at(tiles), blocks)};
   }
 };
@@ -350,6 +361,32 @@ struct run_scan_stage {
   __device__ T* values() { return reinterpret_cast<T*>(bytes + (fits ? values_at : 0)); }
 };
 
+// Whether the counted pairs' pass of BlockSize x Items pairs takes its heads from the keys' pass's
+// masks (counted_tiles): staged runs, keys of 2 bytes or more, positions within a tile in 16 bits.
+// The stage then holds a 16-bit position a run instead of its key.
+template <class KeyIt, class T, int BlockSize, int Items>
+inline constexpr bool masks_heads = Items <= 32 && BlockSize * Items <= 65536 &&
+                                    sizeof(item_value_t<decltype(cuda::std::declval<KeyIt const&>()[0])>) >= 2 &&
+                                    run_scan_stage<unsigned short, T, BlockSize * Items>::fits;
+
+// The first key of each of a tile's `count` staged runs (keys[tile_base + at[r]]) to keys_out[base + r]:
+// a batch of loads a thread, then their stores, so the loads wait together and not each behind the
+// store before it.
+template <int BlockSize, int Batch, class K, class KeyIt, class KeyOut>
+__device__ __forceinline__ void gather_run_keys(KeyIt const& keys, cuda::std::int64_t tile_base,
+                                                unsigned short const* at, int count, KeyOut const& keys_out,
+                                                cuda::std::int64_t base) {
+  for (int r0 = threadIdx.x; r0 < count; r0 += BlockSize * Batch) {
+    K got[Batch];
+#pragma unroll
+    for (int g = 0; g < Batch; ++g)
+      if (r0 + g * BlockSize < count) got[g] = keys[tile_base + at[r0 + g * BlockSize]];
+#pragma unroll
+    for (int g = 0; g < Batch; ++g)
+      if (r0 + g * BlockSize < count) keys_out[base + r0 + g * BlockSize] = got[g];
+  }
+}
+
 // The number of set bits of a head mask.
 template <class Mask>
 __device__ __forceinline__ int inclusive_heads(Mask m) {
@@ -441,33 +478,48 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
                                                          ValOut const& values_out, CountOut const& count_out,
                                                          Eq const& eq, Op const& op, Carries const& carries) {
   constexpr bool counted = is_counted<Carries>;
+  constexpr bool masked = counted && masks_heads<KeyIt, T, BlockSize, ItemsPerThread>;
   using mask_t = cuda::std::conditional_t<(ItemsPerThread <= 32), unsigned, unsigned long long>;
   constexpr int warps = BlockSize / 32;
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
-  cuda::std::int64_t const mine = cuda::std::int64_t(tile) * tile_items + cuda::std::int64_t(threadIdx.x) * ItemsPerThread;
+  cuda::std::int64_t const tile_base = cuda::std::int64_t(tile) * tile_items;
+  cuda::std::int64_t const mine = tile_base + cuda::std::int64_t(threadIdx.x) * ItemsPerThread;
   int const lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 
-  K k[ItemsPerThread];
+  static_assert(!masked || Staged, "masks_heads implies a staged tile");
+  [[maybe_unused]] K k[masked ? 1 : ItemsPerThread];
   T v[ItemsPerThread];
-  K before, after;  // the keys either side of this thread's items
   bool const has_before = mine > 0;
   bool const has_after = mine + ItemsPerThread < n;
   cuda::std::int64_t runs_before_tile = 0;  // counted: read with the tile's loads, used after its scan
   if constexpr (counted)
     if (threadIdx.x == 0) runs_before_tile = carries.runs[tile].heads;
-  if (lane == 0 && has_before) before = keys[mine - 1];
-  if (lane == 31 && has_after) after = keys[mine + ItemsPerThread];
-  load_pairs(k, v, keys, values, mine);
-  K const from_below = shuffle_up(k[ItemsPerThread - 1], 1);
-  K const from_above = shuffle_down(k[0], 1);
-  if (lane > 0) before = from_below;
-  if (lane < 31) after = from_above;
-
   // heads: bit j, item j starts a run; ends: bit j, item j ends one.
-  mask_t heads = (!has_before || !eq(before, k[0])) ? 1 : 0;
+  mask_t heads;
+  bool ends_last;
+  if constexpr (masked) {  // the keys' pass's bits; the next thread's first, for this one's last item
+    unsigned const* const own = carries.masks + (cuda::std::int64_t(tile) * BlockSize + threadIdx.x);
+    unsigned next = 1;
+    if (lane == 31 && has_after) next = own[1];
+    heads = *own;
+    load_consecutive(v, values, mine, ItemsPerThread);
+    unsigned const from_above = __shfl_down_sync(full_warp_mask, heads, 1);
+    if (lane < 31) next = from_above;
+    ends_last = !has_after || (next & 1u);
+  } else {
+    K before, after;  // the keys either side of this thread's items
+    if (lane == 0 && has_before) before = keys[mine - 1];
+    if (lane == 31 && has_after) after = keys[mine + ItemsPerThread];
+    load_pairs(k, v, keys, values, mine);
+    K const from_below = shuffle_up(k[ItemsPerThread - 1], 1);
+    K const from_above = shuffle_down(k[0], 1);
+    if (lane > 0) before = from_below;
+    if (lane < 31) after = from_above;
+    heads = (!has_before || !eq(before, k[0])) ? 1 : 0;
 #pragma unroll
-  for (int j = 1; j < ItemsPerThread; ++j) heads |= mask_t(!eq(k[j - 1], k[j]) ? 1 : 0) << j;
-  bool const ends_last = !has_after || !eq(k[ItemsPerThread - 1], after);
+    for (int j = 1; j < ItemsPerThread; ++j) heads |= mask_t(!eq(k[j - 1], k[j]) ? 1 : 0) << j;
+    ends_last = !has_after || !eq(k[ItemsPerThread - 1], after);
+  }
   mask_t const ends = (heads >> 1) | (mask_t(ends_last ? 1 : 0) << (ItemsPerThread - 1));
   // v[j] becomes the fold of item j's run from its head, or from the thread's first item where the
   // run began before it: each run's value is then read where the run ends, with no second fold.
@@ -552,9 +604,13 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
   if constexpr (Staged) {
     if (!(heads & 1) && !first_in_tile) fold_first_end(within.tail);
     int run = run_before;
+    auto* const head_at = reinterpret_cast<unsigned short*>(stage.keys);  // masked: each run's first item
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
-      if ((heads >> j) & 1) stage.keys[++run] = k[j];
+      if ((heads >> j) & 1) {
+        if constexpr (masked) head_at[++run] = static_cast<unsigned short>(threadIdx.x * ItemsPerThread + j);
+        else stage.keys[++run] = k[j];
+      }
       if ((ends >> j) & 1) stage.values[run + 1] = v[j];
     }
     __syncthreads();
@@ -562,7 +618,9 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
     int const total_heads = sh.block_total.heads;
     cuda::std::int64_t const key_base = tile_prefix.heads;  // the run of the tile's first head
     if (!has_after) *count_out = key_base + run + 1;  // the input's last item
-    for (int r = threadIdx.x; r < total_heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
+    if constexpr (masked) gather_run_keys<BlockSize, 8, K>(keys, tile_base, head_at, total_heads, keys_out, key_base);
+    else
+      for (int r = threadIdx.x; r < total_heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
     int const from = sh.first_is_head ? 1 : 0;  // slot 0: the run open before the tile, if it ends here
     int const slots = total_heads + (sh.last_ends_run ? 1 : 0);
     for (int r = from + threadIdx.x; r < slots; r += BlockSize) {
@@ -722,27 +780,40 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
 
 // One tile a block, block b tile b: n pairs (keys[i], values[i]); outputs as reduce_by_key says. (A
 // tile taken from an atomic counter cost its block a round trip to the L2 and a barrier before its
-// loads: 1-3% at 2^28 pairs, 3-8% at 2^22-2^24.) At least 768 threads an SM (3 blocks of 256:
-// registers capped at 80): the kernel's throughput is the tiles an SM holds over a tile's life
-// (docs/notes/family.md), and a fourth block's spills cost more than its tile gains.
+// loads: 1-3% at 2^28 pairs, 3-8% at 2^22-2^24.) The kernel's throughput is the tiles an SM holds
+// over a tile's life (docs/notes/family.md): by_key_threads_per_sm.
+// The threads an SM should hold: 768 (3 blocks of 256, registers capped at 80) where the tile's keys
+// are loaded; where its heads come as bits (masks_heads), a tile moves half the bytes in the same
+// chain of waits, and more tiles an SM pay: at 2^28 pairs, 256 x 20, mean run length 64, 3 / 4 / 5 / 6
+// / 8 blocks took 844 / 768 / 709 / 691 / 817 us (the last spilling), 256 x 16 878 / 785 / 734 / 685
+// / 747 (docs/notes/family.md).
+template <class KeyIt, class T, int BlockSize, int ItemsPerThread, class Carries>
+inline constexpr int by_key_threads_per_sm =
+    is_counted<Carries> && masks_heads<KeyIt, T, BlockSize, ItemsPerThread> ? (ItemsPerThread <= 16 ? 1536 : 1280)
+                                                                            : 768;
 template <int BlockSize, int ItemsPerThread, class T, class KeyIt, class ValIt, class KeyOut, class ValOut,
           class CountOut, class Eq, class Op, class Carries>
-__global__ void __launch_bounds__(BlockSize, (768 + BlockSize - 1) / BlockSize)
+__global__ void __launch_bounds__(BlockSize, (by_key_threads_per_sm<KeyIt, T, BlockSize, ItemsPerThread, Carries> +
+                                              BlockSize - 1) / BlockSize)
     reduce_by_key_kernel(KeyIt keys, ValIt values, cuda::std::int64_t n, KeyOut keys_out, ValOut values_out,
                          CountOut count_out, Eq eq, Op op, Carries carries) {
   using K = item_value_t<decltype(keys[0])>;
-  using stage_t = run_scan_stage<K, T, BlockSize * ItemsPerThread>;
+  constexpr bool masked = is_counted<Carries> && masks_heads<KeyIt, T, BlockSize, ItemsPerThread>;
+  using stage_t = run_scan_stage<cuda::std::conditional_t<masked, unsigned short, K>, T, BlockSize * ItemsPerThread>;
   __shared__ run_scan_shared<BlockSize, K, T> sh;
   __shared__ stage_t stage;
   unsigned const tile = blockIdx.x;
-  stage_view<K, T> const staging{stage_t::fits ? stage.keys() : nullptr, stage.values()};
+  // (masked: the stage's first part holds positions, and the last tile's runs are written directly)
+  K* const stage_keys = stage_t::fits ? reinterpret_cast<K*>(stage.keys()) : nullptr;
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
   if (ItemsPerThread <= 64 && cuda::std::int64_t(tile + 1) * tile_items <= n) {
-    reduce_by_key_whole_tile<BlockSize, ItemsPerThread, stage_t::fits, T, K>(sh, tile, keys, values, n, staging, keys_out, values_out,
-                                                               count_out, eq, op, carries);
+    reduce_by_key_whole_tile<BlockSize, ItemsPerThread, stage_t::fits, T, K>(
+        sh, tile, keys, values, n, stage_view<K, T>{stage_keys, stage.values()}, keys_out, values_out, count_out, eq,
+        op, carries);
   } else {
-    reduce_by_key_any_tile<BlockSize, ItemsPerThread, T, K>(sh, tile, keys, values, n, staging, keys_out, values_out,
-                                                             count_out, eq, op, carries);
+    reduce_by_key_any_tile<BlockSize, ItemsPerThread, T, K>(
+        sh, tile, keys, values, n, stage_view<K, T>{masked ? nullptr : stage_keys, stage.values()}, keys_out,
+        values_out, count_out, eq, op, carries);
   }
 }
 
