@@ -186,7 +186,7 @@ TEST_CASE("reduce_by_key of ints: exact, against Thrust, CUB and the host, every
   }
 }
 
-TEST_CASE("reduce_by_key from 2^26 pairs: default_policy's larger tiles") {
+TEST_CASE("reduce_by_key from 2^26 pairs: default_policy counts the keys first") {
   long long const n = (1ll << 26) + 5;
   if (char const* cap = std::getenv("CASCADE_TEST_MAX_N"); cap && std::atoll(cap) < n) return;
   CASCADE_SEED_INFO();

@@ -13,7 +13,7 @@
 // first, and then no tile waits for another (detail/kernel/run_count.cuh: five kernels, the pairs'
 // pass reading the keys' head bits and each run's first key). The policy gives the block size and
 // the pairs a thread reads (its tree and finish are not used; default_policy: 256 threads of 16
-// pairs, of 20 from 2^25 pairs).
+// pairs).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -31,6 +31,7 @@
 #include "../detail/kernel/kernels.cuh"
 #include "../detail/kernel/run_count.cuh"
 #include "../detail/kernel/run_scan.cuh"
+#include "../detail/runtime/device.cuh"
 #include "../detail/runtime/launch_context.cuh"
 #include "../detail/runtime/memory_check.cuh"
 #include "../detail/runtime/temp_storage.cuh"
@@ -68,15 +69,14 @@ struct by_key_shape {
 // The fastest of cascade-family --cases by_key_shapes and probes on an H200. In the single pass a
 // tile's life is mostly fixed waits, so bigger tiles move more pairs a second where there are
 // enough of them to fill the device many times, and fewer where there are not (256 x 20 at 2^20:
-// 0.8x 256 x 16). Counted, 256 x 20 took 0.89-0.91x 256 x 16's time at mean run length 1 from 2^25
-// pairs and 1.01-1.12x from mean length 8 (1.15-1.18x at 2^24): it is taken from 2^25, where the
-// calls of short runs are the ones slower than CUB's.
+// 0.8x 256 x 16). Counted, 256 x 16 took 0.93-1.00x 256 x 20's time at 2^26-2^28 pairs from mean
+// run length 8 and 0.98-1.00x at mean length 1, once the stage's slots stopped falling in one bank.
 template <>
 struct by_key_shape<default_policy> {
   static constexpr int block_size = 256;
   static constexpr int items = 16;
-  static constexpr int large_items = 20;
-  static constexpr cuda::std::int64_t large_from = cuda::std::int64_t(1) << 25;
+  static constexpr int large_items = 16;
+  static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
   static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 24;
 };
 
@@ -131,13 +131,22 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
     using layout = tile_carries<T>;
     scratch_buffer const scratch = call.scratch(layout::bytes(tiles), "cascade::reduce_by_key's tile carries");
     if (!call.launches()) return;
-    check_cuda(cudaMemsetAsync(scratch.as<void>(), 0, layout::zeroed_bytes(tiles), stream),
-               "cudaMemsetAsync (reduce_by_key's tile flags)");
     tile_carries<T> const carries = layout::in(scratch.as<void>(), tiles);
-    launch(&reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut, Eq, Op,
-                                 tile_carries<T>>,
-           grid, shape::block_size, stream, "reduce_by_key_kernel<<<...>>> (launch)", keys,
-           values, n, keys_out, values_out, count_out, eq, op, carries);
+    // The tiles' words zeroed by a kernel that lets the pass start at once (programmatic dependent
+    // launch, where both run as 9.0 code): the pass reads its pairs and scans them while the words
+    // are zeroed, and waits only before its look-back. A memset before it cost about 1 us more.
+    constexpr auto zero = &zero_words_kernel<256>;
+    constexpr auto pass = &reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut,
+                                                Eq, Op, tile_carries<T>>;
+    bool const overlap = once_per_device(call.device(), [&] {
+                           return static_cast<unsigned>(call.device().cc_major >= 9 && kernel_arch(zero) >= 90 &&
+                                                        kernel_arch(pass) >= 90);
+                         }) != 0;
+    cuda::std::int64_t const words = static_cast<cuda::std::int64_t>(layout::zeroed_bytes(tiles) / sizeof(unsigned));
+    launch(zero, static_cast<unsigned>(words < 256 * 1024 ? (words + 255) / 256 : 1024), 256, stream,
+           "zero_words_kernel<<<...>>> (launch)", scratch.as<unsigned>(), words);
+    launch_dependent(pass, grid, shape::block_size, stream, overlap, "reduce_by_key_kernel (launch_dependent)", keys,
+                     values, n, keys_out, values_out, count_out, eq, op, carries);
   };
   if (shape::large_items != shape::items && n >= shape::large_from) run.template operator()<shape::large_items>();
   else run.template operator()<shape::items>();

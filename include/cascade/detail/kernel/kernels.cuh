@@ -4,6 +4,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cuda/std/cstdint>
+
 #include "../../error.cuh"
 #include "../../tree/tag.cuh"
 #include "sinks.cuh"
@@ -83,6 +85,18 @@ __device__ __forceinline__ void wait_for_previous_grid() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
+}
+
+// words[0..count) zeroed, letting the stream's next kernel start at once where it was launched as a
+// dependent (launch_dependent): that kernel waits for this one (wait_for_previous_grid) only before it
+// touches the words, and reads its input meanwhile.
+// (A template, so that the header defines it in every program once.)
+template <int BlockSize = 256>
+__global__ void __launch_bounds__(BlockSize) zero_words_kernel(unsigned* words, cuda::std::int64_t count) {
+  let_next_grid_start();
+  for (cuda::std::int64_t i = cuda::std::int64_t(blockIdx.x) * BlockSize + threadIdx.x; i < count;
+       i += cuda::std::int64_t(gridDim.x) * BlockSize)
+    words[i] = 0;
 }
 
 // Launches one pass of `Policy`'s kernel over [first, first + n) with `grid` blocks.

@@ -21,6 +21,7 @@
 #include "../block/shared_array.cuh"
 #include "../block/shuffle.cuh"
 #include "../meta/config.cuh"
+#include "kernels.cuh"  // wait_for_previous_grid
 #include "sinks.cuh"
 #include "tile_loop.cuh"  // item_value_t
 #include "vector_load.cuh"
@@ -351,10 +352,15 @@ struct run_scan_shared_keys {
 // tile. Where they fit 44 KB (the 48 KB of static shared memory a block may have, less the rest;
 // 256 x 20 pairs of 4 + 4 bytes do), else scattered directly. Staging keys and values in turn in
 // the same bytes, for 256 x 24, cost its registers more spills than it saved (docs/notes/family.md).
+// Slot r of either array is at stage_slot(r), a word skipped every 32: at mean run length 1 a warp's
+// threads write runs ItemsPerThread apart, and 16 of them fell in one bank (16 items a thread).
+__device__ __forceinline__ int stage_slot(int r) { return r + (r >> 5); }
 template <class K, class T, int TileItems>
 struct run_scan_stage {
-  static constexpr std::size_t values_at = (TileItems * sizeof(K) + alignof(T) - 1) / alignof(T) * alignof(T);
-  static constexpr std::size_t bytes_needed = values_at + (TileItems + 1) * sizeof(T);
+  static constexpr std::size_t slots(std::size_t count) { return count + count / 32 + 1; }
+  static constexpr std::size_t values_at =
+      (slots(TileItems) * sizeof(K) + alignof(T) - 1) / alignof(T) * alignof(T);
+  static constexpr std::size_t bytes_needed = values_at + slots(TileItems + 1) * sizeof(T);
   static constexpr bool fits = bytes_needed <= 45056;
   alignas(K) alignas(T) unsigned char bytes[fits ? bytes_needed : 1];
   __device__ K* keys() { return reinterpret_cast<K*>(bytes); }
@@ -369,7 +375,7 @@ inline constexpr bool masks_heads = Items <= 32 && BlockSize * Items <= 65536 &&
                                     sizeof(item_value_t<decltype(cuda::std::declval<KeyIt const&>()[0])>) >= 2 &&
                                     run_scan_stage<unsigned short, T, BlockSize * Items>::fits;
 
-// The first key of each of a tile's `count` staged runs (keys[tile_base + at[r]]) to keys_out[base + r]:
+// The first key of each of a tile's `count` staged runs (keys[tile_base + at[stage_slot(r)]]) to keys_out[base + r]:
 // a batch of loads a thread, then their stores, so the loads wait together and not each behind the
 // store before it.
 template <int BlockSize, int Batch, class K, class KeyIt, class KeyOut>
@@ -380,7 +386,7 @@ __device__ __forceinline__ void gather_run_keys(KeyIt const& keys, cuda::std::in
     K got[Batch];
 #pragma unroll
     for (int g = 0; g < Batch; ++g)
-      if (r0 + g * BlockSize < count) got[g] = keys[tile_base + at[r0 + g * BlockSize]];
+      if (r0 + g * BlockSize < count) got[g] = keys[tile_base + at[stage_slot(r0 + g * BlockSize)]];
 #pragma unroll
     for (int g = 0; g < Batch; ++g)
       if (r0 + g * BlockSize < count) keys_out[base + r0 + g * BlockSize] = got[g];
@@ -460,6 +466,11 @@ __device__ run_carry<T> tile_prefix_of(unsigned tile, run_carry<T> const& block_
   __syncthreads();
   return sh.tile_prefix;
 }
+
+#ifndef CASCADE_BY_KEY_BLOCK_WINDOW
+#define CASCADE_BY_KEY_BLOCK_WINDOW 256
+#endif
+inline constexpr unsigned by_key_block_window_tiles = CASCADE_BY_KEY_BLOCK_WINDOW;
 
 // A tile wholly before n, the common case, in as few instructions and barriers as it can: no bound
 // on any item; lanes 0 and 31 read the keys beside their warp's items themselves (no exchange
@@ -577,7 +588,30 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
       if (lane == 0) sh.tile_prefix = before_tile;
     }
   };
-  if constexpr (Staged) {
+  // A grid of few tiles runs at once, so the carries' chain is a warp's window of 32 tiles after
+  // another (8 round trips at 256 tiles): the whole block reads BlockSize tiles a window instead.
+  bool block_window = false;
+  if constexpr (!counted) block_window = gridDim.x <= by_key_block_window_tiles;
+  wait_for_previous_grid();  // the tiles' words zeroed (launched as a dependent of their zeroing)
+  if (block_window) {
+    if constexpr (!counted) {
+      if (threadIdx.x == 0) {
+        carries.publish(tile, own, tile == 0);
+        if (tile == 0) sh.tile_prefix = {0, T{}, false};
+      }
+      __syncthreads();
+      if (tile > 0) {
+        run_carry<T> const all{sh.block_total.heads, sh.block_total.tail, true};
+        run_carry<T> const before_tile =
+            carries.template look_back<BlockSize>(tile, op, sh.window_folds, sh.window_inclusive);
+        if (threadIdx.x == 0) {
+          carries.publish(tile, then(before_tile, all, op), true);
+          sh.tile_prefix = before_tile;
+        }
+      }
+      __syncthreads();
+    }
+  } else if constexpr (Staged) {
     __syncthreads();
     if (warp == 0) look_back();
   } else {
@@ -608,10 +642,10 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
       if ((heads >> j) & 1) {
-        if constexpr (masked) head_at[++run] = static_cast<unsigned short>(threadIdx.x * ItemsPerThread + j);
-        else stage.keys[++run] = k[j];
+        if constexpr (masked) head_at[stage_slot(++run)] = static_cast<unsigned short>(threadIdx.x * ItemsPerThread + j);
+        else stage.keys[stage_slot(++run)] = k[j];
       }
-      if ((ends >> j) & 1) stage.values[run + 1] = v[j];
+      if ((ends >> j) & 1) stage.values[stage_slot(run + 1)] = v[j];
     }
     __syncthreads();
     run_carry<T> const tile_prefix = sh.tile_prefix;
@@ -620,11 +654,11 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
     if (!has_after) *count_out = key_base + run + 1;  // the input's last item
     if constexpr (masked) gather_run_keys<BlockSize, 8, K>(keys, tile_base, head_at, total_heads, keys_out, key_base);
     else
-      for (int r = threadIdx.x; r < total_heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
+      for (int r = threadIdx.x; r < total_heads; r += BlockSize) keys_out[key_base + r] = stage.keys[stage_slot(r)];
     int const from = sh.first_is_head ? 1 : 0;  // slot 0: the run open before the tile, if it ends here
     int const slots = total_heads + (sh.last_ends_run ? 1 : 0);
     for (int r = from + threadIdx.x; r < slots; r += BlockSize) {
-      T value = stage.values[r];
+      T value = stage.values[stage_slot(r)];
       if constexpr (counted) {
         if (r == 0) {
           carries.parts[tile] = value;
@@ -721,6 +755,7 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
   run_carry<T> const within = block_exclusive_scan<BlockSize>(mine_carry, op, block_total, sh.warp_totals);
 
   // The carry of every earlier tile: thread 0 publishes this tile's, the block looks back.
+  wait_for_previous_grid();
   run_carry<T> const tile_prefix = tile_prefix_of<BlockSize>(tile, block_total, carries, sh, op);
   // Counted, the fold begins within the tile: the runs before it counted, their values not.
   run_carry<T> const prefix = counted ? run_carry<T>{tile_prefix.heads + within.heads, within.tail, within.any}
@@ -737,7 +772,7 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
     if (j < valid) {
       if (head[j]) {
         ++run;
-        if (staged) stage.keys[run - key_base] = k[j];
+        if (staged) stage.keys[stage_slot(static_cast<int>(run - key_base))] = k[j];
         else keys_out[run] = k[j];
         acc = v[j];
       } else {
@@ -747,7 +782,7 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
       bool const last_of_run = j + 1 < valid ? head[j + 1] : !(j + 1 == ItemsPerThread && has_after) || !eq(k[j], after);
       if (last_of_run) {
         if (staged) {
-          stage.values[run - key_base + 1] = acc;
+          stage.values[stage_slot(static_cast<int>(run - key_base + 1))] = acc;
         } else {
           if constexpr (counted) {
             if (run < key_base) carries.parts[tile] = acc;  // the run open before the tile
@@ -763,17 +798,18 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
   }
   if (staged) {
     __syncthreads();
-    for (cuda::std::int64_t r = threadIdx.x; r < block_total.heads; r += BlockSize) keys_out[key_base + r] = stage.keys[r];
+    for (cuda::std::int64_t r = threadIdx.x; r < block_total.heads; r += BlockSize)
+      keys_out[key_base + r] = stage.keys[stage_slot(static_cast<int>(r))];
     cuda::std::int64_t const first_slot = sh.first_is_head ? 1 : 0;
     cuda::std::int64_t const slots = block_total.heads + (sh.last_ends_run ? 1 : 0);
     for (cuda::std::int64_t r = first_slot + threadIdx.x; r < slots; r += BlockSize) {
       if constexpr (counted) {
         if (r == 0) {
-          carries.parts[tile] = stage.values[0];
+          carries.parts[tile] = stage.values[stage_slot(0)];
           continue;
         }
       }
-      values_out[key_base - 1 + r] = stage.values[r];
+      values_out[key_base - 1 + r] = stage.values[stage_slot(static_cast<int>(r))];
     }
   }
 }
