@@ -9,7 +9,7 @@
 // goes to *d_num_runs (the _into form) or is where the returned iterators end. The values accumulate
 // in their input's value type; op may be non-commutative (the fold within a run is exactly the left
 // fold). Small calls take one kernel, a single pass with decoupled look-back (detail/kernel/
-// run_scan.cuh), after a memset of one flag per tile; large ones (from 2^24 pairs) count the keys
+// run_scan.cuh), after a kernel zeroing a word a tile; large ones (from 2^24 pairs) count the keys
 // first, and then no tile waits for another (detail/kernel/run_count.cuh: five kernels, the pairs'
 // pass reading the keys' head bits and each run's first key). The policy gives the block size and
 // the pairs a thread reads (its tree and finish are not used; default_policy: 256 threads of 16

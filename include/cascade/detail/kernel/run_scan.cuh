@@ -3,7 +3,7 @@
 // whose key differs from the one before it), folds each thread's items, scans the threads' carries
 // across the block, takes the carry of every earlier tile by decoupled look-back (Merrill and
 // Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", as CUB's ReduceByKey), and
-// writes each run's first key and its fold where the run ends. One kernel after a memset of the
+// writes each run's first key and its fold where the run ends. One kernel after one zeroing the
 // tiles' flags (or, where the keys were counted first, run_count.cuh, no look-back: counted_tiles);
 // block b takes tile b, and the look-back ends because blocks start in the order of
 // their index, so a tile's predecessors are running or done (what CUB's single-pass scans and
