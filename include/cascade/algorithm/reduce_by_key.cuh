@@ -10,7 +10,7 @@
 // in their input's value type; op may be non-commutative (the fold within a run is exactly the left
 // fold). Small calls take one kernel, a single pass with decoupled look-back (detail/kernel/
 // run_scan.cuh), after a kernel zeroing a word a tile; large ones (from 2^24 pairs) count the keys
-// first, and then no tile waits for another (detail/kernel/run_count.cuh: five kernels, the pairs'
+// first, and then no tile waits for another (detail/kernel/run_count.cuh: six kernels, the pairs'
 // pass reading the keys' head bits and each run's first key). The policy gives the block size and
 // the pairs a thread reads (its tree and finish are not used; default_policy: 256 threads of 16
 // pairs).
@@ -57,7 +57,7 @@ namespace cascade::detail {
 // `large_items` a thread instead, and from how many it counts the keys first (run_count.cuh). On an
 // H200 (mean run lengths 1 to 1024; graph replays), 256 x 16 counted, its pairs' pass taking its heads
 // from the keys' pass, took 0.83-0.94x the single pass's time at 2^24 pairs, 0.70-0.86x at 2^25, and
-// 1.03-1.11x at 2^23; below, the five kernels cost more than the waits they save.
+// 1.03-1.11x at 2^23; below, its kernels cost more than the waits they save.
 template <class Policy>
 struct by_key_shape {
   static constexpr int block_size = Policy::block_size;
@@ -79,6 +79,23 @@ struct by_key_shape<default_policy> {
   static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
   static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 24;
 };
+
+// bytes (a multiple of 4) at p zeroed by zero_words_kernel, which lets the stream's next kernel start
+// at once where it is launched with launch_dependent(..., overlaps_zeroing<Next>(device), ...): that
+// kernel runs wait_for_previous_grid() before it touches the words (and before it ends). A memset
+// before reduce_by_key's single pass cost about 1 us more at 2^20 pairs.
+inline void launch_zero_words(void* p, std::size_t bytes, cudaStream_t stream) {
+  auto const words = static_cast<cuda::std::int64_t>(bytes / sizeof(unsigned));
+  launch(&zero_words_kernel<256>, static_cast<unsigned>(words < 256 * 1024 ? (words + 255) / 256 : 1024), 256, stream,
+         "zero_words_kernel<<<...>>> (launch)", static_cast<unsigned*>(p), words);
+}
+template <auto Next>
+bool overlaps_zeroing(device_info const& device) {
+  return once_per_device(device, [&] {
+           return static_cast<unsigned>(device.cc_major >= 9 && kernel_arch(&zero_words_kernel<256>) >= 90 &&
+                                        kernel_arch(Next) >= 90);
+         }) != 0;
+}
 
 template <class Policy, class KeyIt, class ValIt, class KeyOut, class ValOut, class CountOut, class Op, class Eq>
 void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values, cuda::std::int64_t n,
@@ -105,15 +122,15 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
       scratch_buffer const scratch =
           call.scratch(layout::bytes(tiles, mask_words), "cascade::reduce_by_key's tile counts, carries and head bits");
       if (!call.launches()) return;
-      check_cuda(cudaMemsetAsync(scratch.as<void>(), 0, layout::zeroed_bytes(tiles), stream),
-                 "cudaMemsetAsync (reduce_by_key's scan flags)");
       counted_tiles<T> const counted = layout::in(scratch.as<void>(), tiles, mask_words);
       constexpr int scan_block = scan_carries_block, scan_items = scan_carries_items;
       static_assert(scan_block * scan_items == layout::scan_items);
       auto const scan_grid = static_cast<unsigned>(layout::scan_blocks(tiles));
-      launch(&count_run_heads_kernel<shape::block_size, Items, KeyIt, Eq>, grid, shape::block_size, stream,
-             "count_run_heads_kernel<<<...>>> (launch)", keys, n, eq, counted.runs, counted.first_heads,
-             counted.masks);
+      constexpr auto count = &count_run_heads_kernel<shape::block_size, Items, KeyIt, Eq>;
+      launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);  // the scans' flags
+      launch_dependent(count, grid, shape::block_size, stream, overlaps_zeroing<count>(call.device()),
+                       "count_run_heads_kernel (launch_dependent)", keys, n, eq, counted.runs, counted.first_heads,
+                       counted.masks);
       launch(&scan_carries_kernel<scan_block, scan_items, unsigned char, keep_first>, scan_grid, scan_block, stream,
              "scan_carries_kernel<<<...>>> (launch)", counted.runs, tiles, keep_first{}, counted.runs_scan,
              counted.runs + tiles);
@@ -132,21 +149,14 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
     scratch_buffer const scratch = call.scratch(layout::bytes(tiles), "cascade::reduce_by_key's tile carries");
     if (!call.launches()) return;
     tile_carries<T> const carries = layout::in(scratch.as<void>(), tiles);
-    // The tiles' words zeroed by a kernel that lets the pass start at once (programmatic dependent
-    // launch, where both run as 9.0 code): the pass reads its pairs and scans them while the words
-    // are zeroed, and waits only before its look-back. A memset before it cost about 1 us more.
-    constexpr auto zero = &zero_words_kernel<256>;
+    // The pass reads its pairs and scans them while the tiles' words are zeroed, and waits only
+    // before its look-back.
     constexpr auto pass = &reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut,
                                                 Eq, Op, tile_carries<T>>;
-    bool const overlap = once_per_device(call.device(), [&] {
-                           return static_cast<unsigned>(call.device().cc_major >= 9 && kernel_arch(zero) >= 90 &&
-                                                        kernel_arch(pass) >= 90);
-                         }) != 0;
-    cuda::std::int64_t const words = static_cast<cuda::std::int64_t>(layout::zeroed_bytes(tiles) / sizeof(unsigned));
-    launch(zero, static_cast<unsigned>(words < 256 * 1024 ? (words + 255) / 256 : 1024), 256, stream,
-           "zero_words_kernel<<<...>>> (launch)", scratch.as<unsigned>(), words);
-    launch_dependent(pass, grid, shape::block_size, stream, overlap, "reduce_by_key_kernel (launch_dependent)", keys,
-                     values, n, keys_out, values_out, count_out, eq, op, carries);
+    launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);
+    launch_dependent(pass, grid, shape::block_size, stream, overlaps_zeroing<pass>(call.device()),
+                     "reduce_by_key_kernel (launch_dependent)", keys, values, n, keys_out, values_out, count_out, eq,
+                     op, carries);
   };
   if (shape::large_items != shape::items && n >= shape::large_from) run.template operator()<shape::large_items>();
   else run.template operator()<shape::items>();

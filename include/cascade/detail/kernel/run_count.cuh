@@ -3,7 +3,7 @@
 // counts into each tile's first output; the pairs' pass (reduce_by_key_kernel with counted_tiles)
 // writes every run that starts in a tile, and leaves each tile's carry and the part of the run open
 // before it; a scan of the carries, and a last pass folds them into the runs that cross a tile's
-// start. A memset and five launches against the single pass's chain of look-backs: the better from
+// start. Six launches against the single pass's chain of look-backs: the better from
 // 2^24 pairs on an H200 (docs/notes/family.md).
 #pragma once
 
@@ -52,6 +52,9 @@ __global__ void __launch_bounds__(BlockSize)
     for (int w = 0; w < BlockSize / 32; ++w) total += warp_counts[w];
     runs[tile] = {total, 0, true};
   }
+  // Launched as a dependent of the scans' flags' zeroing (reduce_by_key.cuh): it ends only after it,
+  // so that the scan after this kernel finds them zeroed.
+  wait_for_previous_grid();
 }
 
 // What a block of scan_carries_kernel shares: as reduce_by_key_kernel's, for the same look-back.
