@@ -39,18 +39,16 @@ using p_counted_wide = cascade::policy<256, 20, cascade::tree::shuffle, cascade:
 
 }  // namespace
 
-// Two policies that count the keys first at every size (the default's from 2^26 pairs): staged runs
+// Two policies that count the keys first at every size (the default's from 2^24 pairs): staged runs
 // (128 x 4, and 256 x 20 of 8-byte pairs), scattered ones (256 x 20 of the matrices' 20-byte pairs).
 template <>
 struct cascade::detail::by_key_shape<p_counted> {
-  static constexpr int block_size = 128, items = 4, large_items = 4;
-  static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
+  static constexpr int block_size = 128, items = 4;
   static constexpr cuda::std::int64_t counted_from = 0;
 };
 template <>
 struct cascade::detail::by_key_shape<p_counted_wide> {
-  static constexpr int block_size = 256, items = 20, large_items = 20;
-  static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
+  static constexpr int block_size = 256, items = 20;
   static constexpr cuda::std::int64_t counted_from = 0;
 };
 

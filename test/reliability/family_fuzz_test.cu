@@ -58,12 +58,11 @@ using counted_by_key = cascade::policy<256, 8, cascade::tree::sequential, cascad
 
 }  // namespace
 
-// reduce_by_key under the last policy counts the keys first at every size (default_policy from 2^25
+// reduce_by_key under the last policy counts the keys first at every size (default_policy from 2^24
 // pairs, beyond these sizes), so that the fuzz covers both of its designs.
 template <>
 struct cascade::detail::by_key_shape<counted_by_key> {
-  static constexpr int block_size = 256, items = 8, large_items = 8;
-  static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
+  static constexpr int block_size = 256, items = 8;
   static constexpr cuda::std::int64_t counted_from = 0;
 };
 

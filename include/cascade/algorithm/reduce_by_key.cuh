@@ -19,7 +19,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cuda/std/cstdint>
-#include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
 #include <cstddef>
@@ -53,8 +52,8 @@ struct equal_to {
 
 namespace cascade::detail {
 
-// The block size and pairs a thread of reduce_by_key under Policy, from how many pairs on it takes
-// `large_items` a thread instead, and from how many it counts the keys first (run_count.cuh). On an
+// The block size and pairs a thread of reduce_by_key under Policy, and from how many pairs on it
+// counts the keys first (run_count.cuh). On an
 // H200 (mean run lengths 1 to 1024; graph replays), 256 x 16 counted, its pairs' pass taking its heads
 // from the keys' pass, took 0.83-0.94x the single pass's time at 2^24 pairs, 0.70-0.86x at 2^25, and
 // 1.03-1.11x at 2^23; below, its kernels cost more than the waits they save.
@@ -62,8 +61,6 @@ template <class Policy>
 struct by_key_shape {
   static constexpr int block_size = Policy::block_size;
   static constexpr int items = Policy::coarse_factor;
-  static constexpr int large_items = items;
-  static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
   static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 24;
 };
 // The fastest of cascade-family --cases by_key_shapes and probes on an H200. In the single pass a
@@ -75,8 +72,6 @@ template <>
 struct by_key_shape<default_policy> {
   static constexpr int block_size = 256;
   static constexpr int items = 16;
-  static constexpr int large_items = 16;
-  static constexpr cuda::std::int64_t large_from = cuda::std::numeric_limits<cuda::std::int64_t>::max();
   static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 24;
 };
 
@@ -109,57 +104,54 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
     if (call.launches()) launch_write_value(count_out, cuda::std::int64_t(0), stream);
     return;
   }
-  auto const run = [&]<int Items>() {
-    constexpr cuda::std::int64_t tile = cuda::std::int64_t(shape::block_size) * Items;
-    cuda::std::int64_t const tiles = (n + tile - 1) / tile;
-    if (tiles > 0x7fffffffll)
-      throw std::invalid_argument("cascade::reduce_by_key: more than 2^31 tiles; use a policy with larger tiles");
-    unsigned const grid = static_cast<unsigned>(tiles);
-    if (n >= shape::counted_from) {
-      using layout = counted_tiles<T>;
-      cuda::std::int64_t const mask_words =
-          masks_heads<KeyIt, T, shape::block_size, Items> ? tiles * shape::block_size : 0;
-      scratch_buffer const scratch =
-          call.scratch(layout::bytes(tiles, mask_words), "cascade::reduce_by_key's tile counts, carries and head bits");
-      if (!call.launches()) return;
-      counted_tiles<T> const counted = layout::in(scratch.as<void>(), tiles, mask_words);
-      constexpr int scan_block = scan_carries_block, scan_items = scan_carries_items;
-      static_assert(scan_block * scan_items == layout::scan_items);
-      auto const scan_grid = static_cast<unsigned>(layout::scan_blocks(tiles));
-      constexpr auto count = &count_run_heads_kernel<shape::block_size, Items, KeyIt, Eq>;
-      launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);  // the scans' flags
-      launch_dependent(count, grid, shape::block_size, stream, overlaps_zeroing<count>(call.device()),
-                       "count_run_heads_kernel (launch_dependent)", keys, n, eq, counted.runs, counted.first_heads,
-                       counted.masks);
-      launch(&scan_carries_kernel<scan_block, scan_items, unsigned char, keep_first>, scan_grid, scan_block, stream,
-             "scan_carries_kernel<<<...>>> (launch)", counted.runs, tiles, keep_first{}, counted.runs_scan,
-             counted.runs + tiles);
-      launch(&reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut, Eq, Op,
-                                   counted_tiles<T>>,
-             grid, shape::block_size, stream, "reduce_by_key_kernel<<<...>>> (launch)", keys, values, n, keys_out,
-             values_out, count_out, eq, op, counted);
-      launch(&scan_carries_kernel<scan_block, scan_items, T, Op>, scan_grid, scan_block, stream,
-             "scan_carries_kernel<<<...>>> (launch)", counted.carries, tiles, op, counted.carries_scan,
-             counted.carries + tiles);
-      launch(&fold_crossing_runs_kernel<T, ValOut, Op>, static_cast<unsigned>((tiles + 255) / 256), 256, stream,
-             "fold_crossing_runs_kernel<<<...>>> (launch)", counted, tiles, values_out, op);
-      return;
-    }
-    using layout = tile_carries<T>;
-    scratch_buffer const scratch = call.scratch(layout::bytes(tiles), "cascade::reduce_by_key's tile carries");
+  constexpr int Items = shape::items;
+  constexpr cuda::std::int64_t tile = cuda::std::int64_t(shape::block_size) * Items;
+  cuda::std::int64_t const tiles = (n + tile - 1) / tile;
+  if (tiles > 0x7fffffffll)
+    throw std::invalid_argument("cascade::reduce_by_key: more than 2^31 tiles; use a policy with larger tiles");
+  unsigned const grid = static_cast<unsigned>(tiles);
+  if (n >= shape::counted_from) {
+    using layout = counted_tiles<T>;
+    cuda::std::int64_t const mask_words =
+        masks_heads<KeyIt, T, shape::block_size, Items> ? tiles * shape::block_size : 0;
+    scratch_buffer const scratch =
+        call.scratch(layout::bytes(tiles, mask_words), "cascade::reduce_by_key's tile counts, carries and head bits");
     if (!call.launches()) return;
-    tile_carries<T> const carries = layout::in(scratch.as<void>(), tiles);
-    // The pass reads its pairs and scans them while the tiles' words are zeroed, and waits only
-    // before its look-back.
-    constexpr auto pass = &reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut,
-                                                Eq, Op, tile_carries<T>>;
-    launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);
-    launch_dependent(pass, grid, shape::block_size, stream, overlaps_zeroing<pass>(call.device()),
-                     "reduce_by_key_kernel (launch_dependent)", keys, values, n, keys_out, values_out, count_out, eq,
-                     op, carries);
-  };
-  if (shape::large_items != shape::items && n >= shape::large_from) run.template operator()<shape::large_items>();
-  else run.template operator()<shape::items>();
+    counted_tiles<T> const counted = layout::in(scratch.as<void>(), tiles, mask_words);
+    constexpr int scan_block = scan_carries_block, scan_items = scan_carries_items;
+    static_assert(scan_block * scan_items == layout::scan_items);
+    auto const scan_grid = static_cast<unsigned>(layout::scan_blocks(tiles));
+    constexpr auto count = &count_run_heads_kernel<shape::block_size, Items, KeyIt, Eq>;
+    launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);  // the scans' flags
+    launch_dependent(count, grid, shape::block_size, stream, overlaps_zeroing<count>(call.device()),
+                     "count_run_heads_kernel (launch_dependent)", keys, n, eq, counted.runs, counted.first_heads,
+                     counted.masks);
+    launch(&scan_carries_kernel<scan_block, scan_items, unsigned char, keep_first>, scan_grid, scan_block, stream,
+           "scan_carries_kernel<<<...>>> (launch)", counted.runs, tiles, keep_first{}, counted.runs_scan,
+           counted.runs + tiles);
+    launch(&reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut, Eq, Op,
+                                 counted_tiles<T>>,
+           grid, shape::block_size, stream, "reduce_by_key_kernel<<<...>>> (launch)", keys, values, n, keys_out,
+           values_out, count_out, eq, op, counted);
+    launch(&scan_carries_kernel<scan_block, scan_items, T, Op>, scan_grid, scan_block, stream,
+           "scan_carries_kernel<<<...>>> (launch)", counted.carries, tiles, op, counted.carries_scan,
+           counted.carries + tiles);
+    launch(&fold_crossing_runs_kernel<T, ValOut, Op>, static_cast<unsigned>((tiles + 255) / 256), 256, stream,
+           "fold_crossing_runs_kernel<<<...>>> (launch)", counted, tiles, values_out, op);
+    return;
+  }
+  using layout = tile_carries<T>;
+  scratch_buffer const scratch = call.scratch(layout::bytes(tiles), "cascade::reduce_by_key's tile carries");
+  if (!call.launches()) return;
+  tile_carries<T> const carries = layout::in(scratch.as<void>(), tiles);
+  // The pass reads its pairs and scans them while the tiles' words are zeroed, and waits only
+  // before its look-back.
+  constexpr auto pass = &reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut,
+                                              Eq, Op, tile_carries<T>>;
+  launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);
+  launch_dependent(pass, grid, shape::block_size, stream, overlaps_zeroing<pass>(call.device()),
+                   "reduce_by_key_kernel (launch_dependent)", keys, values, n, keys_out, values_out, count_out, eq,
+                   op, carries);
 }
 
 template <class KeyIt, class ValIt, class... Outs>

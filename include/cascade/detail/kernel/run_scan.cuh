@@ -374,6 +374,9 @@ template <class KeyIt, class T, int BlockSize, int Items>
 inline constexpr bool masks_heads = Items <= 32 && BlockSize * Items <= 65536 &&
                                     sizeof(item_value_t<decltype(cuda::std::declval<KeyIt const&>()[0])>) >= 2 &&
                                     run_scan_stage<unsigned short, T, BlockSize * Items>::fits;
+// Whether a pass of reduce_by_key_kernel with these carries reads them (counted, and masks_heads).
+template <class Carries, class KeyIt, class T, int BlockSize, int Items>
+inline constexpr bool reads_head_bits = is_counted<Carries> && masks_heads<KeyIt, T, BlockSize, Items>;
 
 // The first key of each of a tile's `count` staged runs (keys[tile_base + at[stage_slot(r)]]) to keys_out[base + r]:
 // a batch of loads a thread, then their stores, so the loads wait together and not each behind the
@@ -467,10 +470,8 @@ __device__ run_carry<T> tile_prefix_of(unsigned tile, run_carry<T> const& block_
   return sh.tile_prefix;
 }
 
-#ifndef CASCADE_BY_KEY_BLOCK_WINDOW
-#define CASCADE_BY_KEY_BLOCK_WINDOW 256
-#endif
-inline constexpr unsigned by_key_block_window_tiles = CASCADE_BY_KEY_BLOCK_WINDOW;
+// Grids of at most this many tiles look back with the whole block (reduce_by_key_whole_tile).
+inline constexpr unsigned by_key_block_window_tiles = 256;
 
 // A tile wholly before n, the common case, in as few instructions and barriers as it can: no bound
 // on any item; lanes 0 and 31 read the keys beside their warp's items themselves (no exchange
@@ -489,7 +490,7 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
                                                          ValOut const& values_out, CountOut const& count_out,
                                                          Eq const& eq, Op const& op, Carries const& carries) {
   constexpr bool counted = is_counted<Carries>;
-  constexpr bool masked = counted && masks_heads<KeyIt, T, BlockSize, ItemsPerThread>;
+  constexpr bool masked = reads_head_bits<Carries, KeyIt, T, BlockSize, ItemsPerThread>;
   using mask_t = cuda::std::conditional_t<(ItemsPerThread <= 32), unsigned, unsigned long long>;
   constexpr int warps = BlockSize / 32;
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
@@ -589,28 +590,12 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
     }
   };
   // A grid of few tiles runs at once, so the carries' chain is a warp's window of 32 tiles after
-  // another (8 round trips at 256 tiles): the whole block reads BlockSize tiles a window instead.
-  bool block_window = false;
-  if constexpr (!counted) block_window = gridDim.x <= by_key_block_window_tiles;
+  // another (8 round trips at 256 tiles): there the whole block reads BlockSize tiles a window, as
+  // the last tile does (tile_prefix_of).
   wait_for_previous_grid();  // the tiles' words zeroed (launched as a dependent of their zeroing)
-  if (block_window) {
-    if constexpr (!counted) {
-      if (threadIdx.x == 0) {
-        carries.publish(tile, own, tile == 0);
-        if (tile == 0) sh.tile_prefix = {0, T{}, false};
-      }
-      __syncthreads();
-      if (tile > 0) {
-        run_carry<T> const all{sh.block_total.heads, sh.block_total.tail, true};
-        run_carry<T> const before_tile =
-            carries.template look_back<BlockSize>(tile, op, sh.window_folds, sh.window_inclusive);
-        if (threadIdx.x == 0) {
-          carries.publish(tile, then(before_tile, all, op), true);
-          sh.tile_prefix = before_tile;
-        }
-      }
-      __syncthreads();
-    }
+  if (!counted && gridDim.x <= by_key_block_window_tiles) {
+    __syncthreads();  // sh.block_total
+    tile_prefix_of<BlockSize>(tile, run_carry<T>{sh.block_total.heads, sh.block_total.tail, true}, carries, sh, op);
   } else if constexpr (Staged) {
     __syncthreads();
     if (warp == 0) look_back();
@@ -825,8 +810,7 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
 // / 747 (docs/notes/family.md).
 template <class KeyIt, class T, int BlockSize, int ItemsPerThread, class Carries>
 inline constexpr int by_key_threads_per_sm =
-    is_counted<Carries> && masks_heads<KeyIt, T, BlockSize, ItemsPerThread> ? (ItemsPerThread <= 16 ? 1536 : 1280)
-                                                                            : 768;
+    reads_head_bits<Carries, KeyIt, T, BlockSize, ItemsPerThread> ? (ItemsPerThread <= 16 ? 1536 : 1280) : 768;
 template <int BlockSize, int ItemsPerThread, class T, class KeyIt, class ValIt, class KeyOut, class ValOut,
           class CountOut, class Eq, class Op, class Carries>
 __global__ void __launch_bounds__(BlockSize, (by_key_threads_per_sm<KeyIt, T, BlockSize, ItemsPerThread, Carries> +
@@ -834,7 +818,7 @@ __global__ void __launch_bounds__(BlockSize, (by_key_threads_per_sm<KeyIt, T, Bl
     reduce_by_key_kernel(KeyIt keys, ValIt values, cuda::std::int64_t n, KeyOut keys_out, ValOut values_out,
                          CountOut count_out, Eq eq, Op op, Carries carries) {
   using K = item_value_t<decltype(keys[0])>;
-  constexpr bool masked = is_counted<Carries> && masks_heads<KeyIt, T, BlockSize, ItemsPerThread>;
+  constexpr bool masked = reads_head_bits<Carries, KeyIt, T, BlockSize, ItemsPerThread>;
   using stage_t = run_scan_stage<cuda::std::conditional_t<masked, unsigned short, K>, T, BlockSize * ItemsPerThread>;
   __shared__ run_scan_shared<BlockSize, K, T> sh;
   __shared__ stage_t stage;
