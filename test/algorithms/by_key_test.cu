@@ -39,7 +39,7 @@ using p_counted_wide = cascade::policy<256, 20, cascade::tree::shuffle, cascade:
 
 }  // namespace
 
-// Two policies that count the keys first at every size (the default's from 2^24 pairs): staged runs
+// Two policies that count the keys first at every size (the default's from 2^22 pairs): staged runs
 // (128 x 4, and 256 x 20 of 8-byte pairs), scattered ones (256 x 20 of the matrices' 20-byte pairs).
 template <>
 struct cascade::detail::by_key_shape<p_counted> {

@@ -58,7 +58,7 @@ using counted_by_key = cascade::policy<256, 8, cascade::tree::sequential, cascad
 
 }  // namespace
 
-// reduce_by_key under the last policy counts the keys first at every size (default_policy from 2^24
+// reduce_by_key under the last policy counts the keys first at every size (default_policy from 2^22
 // pairs, beyond these sizes), so that the fuzz covers both of its designs.
 template <>
 struct cascade::detail::by_key_shape<counted_by_key> {

@@ -53,15 +53,15 @@ struct equal_to {
 namespace cascade::detail {
 
 // The block size and pairs a thread of reduce_by_key under Policy, and from how many pairs on it
-// counts the keys first (run_count.cuh). On an
-// H200 (mean run lengths 1 to 1024; graph replays), 256 x 16 counted, its pairs' pass taking its heads
-// from the keys' pass, took 0.83-0.94x the single pass's time at 2^24 pairs, 0.70-0.86x at 2^25, and
-// 1.03-1.11x at 2^23; below, its kernels cost more than the waits they save.
+// counts the keys first (run_count.cuh). On an H200 (graph replays), 256 x 16 counted, in five
+// kernels, took 0.99-1.00x the single pass's time at 2^22-2^23 pairs of mean run length 1, 0.79-0.87x
+// at mean length 64 and 1024, and 1.05-1.10x at 2^21; below, its kernels cost more than the waits
+// they save.
 template <class Policy>
 struct by_key_shape {
   static constexpr int block_size = Policy::block_size;
   static constexpr int items = Policy::coarse_factor;
-  static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 24;
+  static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 22;
 };
 // The fastest of cascade-family --cases by_key_shapes and probes on an H200. In the single pass a
 // tile's life is mostly fixed waits, so bigger tiles move more pairs a second where there are
@@ -72,11 +72,11 @@ template <>
 struct by_key_shape<default_policy> {
   static constexpr int block_size = 256;
   static constexpr int items = 16;
-  static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 24;
+  static constexpr cuda::std::int64_t counted_from = cuda::std::int64_t(1) << 22;
 };
 
 // bytes (a multiple of 4) at p zeroed by zero_words_kernel, which lets the stream's next kernel start
-// at once where it is launched with launch_dependent(..., overlaps_zeroing<Next>(device), ...): that
+// at once where it is launched with launch_dependent(..., overlaps_previous<Next>(device), ...): that
 // kernel runs wait_for_previous_grid() before it touches the words (and before it ends). A memset
 // before reduce_by_key's single pass cost about 1 us more at 2^20 pairs.
 inline void launch_zero_words(void* p, std::size_t bytes, cudaStream_t stream) {
@@ -84,8 +84,12 @@ inline void launch_zero_words(void* p, std::size_t bytes, cudaStream_t stream) {
   launch(&zero_words_kernel<256>, static_cast<unsigned>(words < 256 * 1024 ? (words + 255) / 256 : 1024), 256, stream,
          "zero_words_kernel<<<...>>> (launch)", static_cast<unsigned*>(p), words);
 }
+// Whether Next may be launched as a dependent of the stream's kernel before it (both run as 9.0 code
+// or newer: the zeroing kernel's arch stands for every kernel of the program). The counted design's
+// later kernels too, each waiting at its start: its kernels' launches overlap (about 1 us a call at
+// 2^20-2^23 pairs on an H200, graph replays).
 template <auto Next>
-bool overlaps_zeroing(device_info const& device) {
+bool overlaps_previous(device_info const& device) {
   return once_per_device(device, [&] {
            return static_cast<unsigned>(device.cc_major >= 9 && kernel_arch(&zero_words_kernel<256>) >= 90 &&
                                         kernel_arch(Next) >= 90);
@@ -120,24 +124,24 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
     counted_tiles<T> const counted = layout::in(scratch.as<void>(), tiles, mask_words);
     constexpr int scan_block = scan_carries_block, scan_items = scan_carries_items;
     static_assert(scan_block * scan_items == layout::scan_items);
-    auto const scan_grid = static_cast<unsigned>(layout::scan_blocks(tiles));
     constexpr auto count = &count_run_heads_kernel<shape::block_size, Items, KeyIt, Eq>;
-    launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);  // the scans' flags
-    launch_dependent(count, grid, shape::block_size, stream, overlaps_zeroing<count>(call.device()),
-                     "count_run_heads_kernel (launch_dependent)", keys, n, eq, counted.runs, counted.first_heads,
-                     counted.masks);
-    launch(&scan_carries_kernel<scan_block, scan_items, unsigned char, keep_first>, scan_grid, scan_block, stream,
-           "scan_carries_kernel<<<...>>> (launch)", counted.runs, tiles, keep_first{}, counted.runs_scan,
-           counted.runs + tiles);
-    launch(&reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut, Eq, Op,
-                                 counted_tiles<T>>,
-           grid, shape::block_size, stream, "reduce_by_key_kernel<<<...>>> (launch)", keys, values, n, keys_out,
-           values_out, count_out, eq, op, counted);
-    launch(&scan_carries_kernel<scan_block, scan_items, T, Op>, scan_grid, scan_block, stream,
-           "scan_carries_kernel<<<...>>> (launch)", counted.carries, tiles, op, counted.carries_scan,
-           counted.carries + tiles);
-    launch(&fold_crossing_runs_kernel<T, ValOut, Op>, static_cast<unsigned>((tiles + 255) / 256), 256, stream,
-           "fold_crossing_runs_kernel<<<...>>> (launch)", counted, tiles, values_out, op);
+    launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);  // the scan's flags, the sums
+    launch_dependent(count, grid, shape::block_size, stream, overlaps_previous<count>(call.device()),
+                     "count_run_heads_kernel (launch_dependent)", keys, n, eq, counted.counts, counted.sums,
+                     counted.first_heads, counted.masks);
+    constexpr auto before = &runs_before_kernel<run_stretch_tiles>;
+    constexpr auto pass = &reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut,
+                                                Eq, Op, counted_tiles<T>>;
+    constexpr auto scan = &scan_carries_kernel<scan_block, scan_items, T, ValOut, Op>;
+    launch_dependent(before, static_cast<unsigned>(layout::stretches(tiles)), run_stretch_tiles, stream,
+                     overlaps_previous<before>(call.device()), "runs_before_kernel (launch_dependent)", counted.counts,
+                     counted.sums, tiles, counted.before);
+    launch_dependent(pass, grid, shape::block_size, stream, overlaps_previous<pass>(call.device()),
+                     "reduce_by_key_kernel (launch_dependent)", keys, values, n, keys_out, values_out, count_out, eq,
+                     op, counted);
+    launch_dependent(scan, static_cast<unsigned>(layout::scan_blocks(tiles)), scan_block, stream,
+                     overlaps_previous<scan>(call.device()), "scan_carries_kernel (launch_dependent)", counted, tiles,
+                     values_out, op);
     return;
   }
   using layout = tile_carries<T>;
@@ -149,7 +153,7 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
   constexpr auto pass = &reduce_by_key_kernel<shape::block_size, Items, T, KeyIt, ValIt, KeyOut, ValOut, CountOut,
                                               Eq, Op, tile_carries<T>>;
   launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);
-  launch_dependent(pass, grid, shape::block_size, stream, overlaps_zeroing<pass>(call.device()),
+  launch_dependent(pass, grid, shape::block_size, stream, overlaps_previous<pass>(call.device()),
                    "reduce_by_key_kernel (launch_dependent)", keys, values, n, keys_out, values_out, count_out, eq,
                    op, carries);
 }

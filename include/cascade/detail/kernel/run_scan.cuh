@@ -196,6 +196,10 @@ struct tile_carries {
   }
 };
 
+// The keys' pass adds each tile's run heads to its stretch's sum (run_count.cuh): the runs before a
+// tile are then the sums before its stretch and the counts before it within it.
+inline constexpr int run_stretch_tiles = 256;
+
 // Where the keys were counted first (run_count.cuh), each tile's place among the outputs is known
 // before its pairs are read, and no tile waits for another: each leaves its own carry, and the fold
 // over its items of the run open before it where that run ends in it (`parts`), and a pass after
@@ -210,32 +214,37 @@ struct tile_carries {
 // were read twice (12). Otherwise `masks` is null and the pairs' pass reads the keys again.
 template <class T>
 struct counted_tiles {
-  run_carry<unsigned char>* runs;  // [tiles + 1]: a tile's run heads, then (scanned) the runs before it; in all
-  unsigned char* first_heads;      // [tiles]: whether a tile's first item starts a run
-  run_carry<T>* carries;           // [tiles + 1]: each tile's own carry, then the carry of the tiles before it
-  T* parts;                        // [tiles]: the run open before a tile, over the tile's items, where it ends there
-  unsigned* masks;                 // [tiles x block size] or null: bit j of a thread's word, its item j starts a run
-  tile_carries<unsigned char> runs_scan;  // the two scans' blocks (flags zeroed before the keys' pass)
-  tile_carries<T> carries_scan;
+  int* counts;                 // [tiles]: a tile's run heads (the keys' pass)
+  unsigned* sums;              // [stretches]: the run heads of each stretch of run_stretch_tiles tiles
+  cuda::std::int64_t* before;  // [tiles]: the runs before each tile (runs_before_kernel)
+  unsigned char* first_heads;  // [tiles]: whether a tile's first item starts a run
+  run_carry<T>* carries;       // [tiles]: each tile's own carry
+  T* parts;                    // [tiles]: the run open before a tile, over the tile's items, where it ends there
+  unsigned* masks;             // [tiles x block size] or null: bit j of a thread's word, its item j starts a run
+  tile_carries<T> carries_scan;  // the carries' scan's blocks
 
-  // Their layout in one piece of scratch, each array at a multiple of 256 bytes, the scans' first
-  // (the bytes the call zeroes); mask_words: 0, or the tiles' threads.
+  // Their layout in one piece of scratch, each array at a multiple of 256 bytes; the scan's flags and
+  // the stretches' sums first (the bytes the call zeroes); mask_words: 0, or the tiles' threads.
   static constexpr cuda::std::int64_t scan_items = 1024;  // a scan block's (run_count.cuh)
   static constexpr std::size_t round(std::size_t b) { return (b + 255) / 256 * 256; }
   static constexpr cuda::std::int64_t scan_blocks(cuda::std::int64_t tiles) { return (tiles + scan_items - 1) / scan_items; }
-  static constexpr std::size_t carries_scan_at(cuda::std::int64_t tiles) {
-    return round(tile_carries<unsigned char>::bytes(scan_blocks(tiles)));
+  static constexpr cuda::std::int64_t stretches(cuda::std::int64_t tiles) {
+    return (tiles + run_stretch_tiles - 1) / run_stretch_tiles;
   }
+  static constexpr std::size_t sums_at(cuda::std::int64_t tiles) { return round(tile_carries<T>::bytes(scan_blocks(tiles))); }
   static constexpr std::size_t zeroed_bytes(cuda::std::int64_t tiles) {
-    return carries_scan_at(tiles) + tile_carries<T>::bytes(scan_blocks(tiles));
+    return sums_at(tiles) + sizeof(unsigned) * std::size_t(stretches(tiles));
   }
-  static constexpr std::size_t runs_at(cuda::std::int64_t tiles) { return round(zeroed_bytes(tiles)); }
+  static constexpr std::size_t counts_at(cuda::std::int64_t tiles) { return round(zeroed_bytes(tiles)); }
+  static constexpr std::size_t before_at(cuda::std::int64_t tiles) {
+    return counts_at(tiles) + round(sizeof(int) * std::size_t(tiles));
+  }
   static constexpr std::size_t first_heads_at(cuda::std::int64_t tiles) {
-    return runs_at(tiles) + round(sizeof(run_carry<unsigned char>) * std::size_t(tiles + 1));
+    return before_at(tiles) + round(sizeof(cuda::std::int64_t) * std::size_t(tiles));
   }
   static constexpr std::size_t carries_at(cuda::std::int64_t tiles) { return first_heads_at(tiles) + round(std::size_t(tiles)); }
   static constexpr std::size_t parts_at(cuda::std::int64_t tiles) {
-    return carries_at(tiles) + round(sizeof(run_carry<T>) * std::size_t(tiles + 1));
+    return carries_at(tiles) + round(sizeof(run_carry<T>) * std::size_t(tiles));
   }
   static constexpr std::size_t masks_at(cuda::std::int64_t tiles) { return round(parts_at(tiles) + sizeof(T) * std::size_t(tiles)); }
   static constexpr std::size_t bytes(cuda::std::int64_t tiles, cuda::std::int64_t mask_words) {
@@ -243,11 +252,14 @@ struct counted_tiles {
   }
   static counted_tiles in(void* scratch, cuda::std::int64_t tiles, cuda::std::int64_t mask_words) {
     auto* const base = static_cast<unsigned char*>(scratch);
-    cuda::std::int64_t const blocks = scan_blocks(tiles);
-    return {reinterpret_cast<run_carry<unsigned char>*>(base + runs_at(tiles)), base + first_heads_at(tiles),
-            reinterpret_cast<run_carry<T>*>(base + carries_at(tiles)), reinterpret_cast<T*>(base + parts_at(tiles)),
+    return {reinterpret_cast<int*>(base + counts_at(tiles)),
+            reinterpret_cast<unsigned*>(base + sums_at(tiles)),
+            reinterpret_cast<cuda::std::int64_t*>(base + before_at(tiles)),
+            base + first_heads_at(tiles),
+            reinterpret_cast<run_carry<T>*>(base + carries_at(tiles)),
+            reinterpret_cast<T*>(base + parts_at(tiles)),
             mask_words > 0 ? reinterpret_cast<unsigned*>(base + masks_at(tiles)) : nullptr,
-            tile_carries<unsigned char>::in(base, blocks), tile_carries<T>::in(base + carries_scan_at(tiles), blocks)};
+            tile_carries<T>::in(base, scan_blocks(tiles))};
   }
 };
 
@@ -443,7 +455,7 @@ __device__ run_carry<T> tile_prefix_of(unsigned tile, run_carry<T> const& block_
                                        Shared& sh, Op const&) {
   if (threadIdx.x == 0) {
     counted.carries[tile] = block_total;
-    sh.tile_prefix = {counted.runs[tile].heads, T{}, false};
+    sh.tile_prefix = {counted.before[tile], T{}, false};
   }
   __syncthreads();
   return sh.tile_prefix;
@@ -505,7 +517,7 @@ __device__ __forceinline__ void reduce_by_key_whole_tile(Shared& sh, unsigned ti
   bool const has_after = mine + ItemsPerThread < n;
   cuda::std::int64_t runs_before_tile = 0;  // counted: read with the tile's loads, used after its scan
   if constexpr (counted)
-    if (threadIdx.x == 0) runs_before_tile = carries.runs[tile].heads;
+    if (threadIdx.x == 0) runs_before_tile = carries.before[tile];
   // heads: bit j, item j starts a run; ends: bit j, item j ends one.
   mask_t heads;
   bool ends_last;
@@ -823,6 +835,7 @@ __global__ void __launch_bounds__(BlockSize, (by_key_threads_per_sm<KeyIt, T, Bl
   __shared__ run_scan_shared<BlockSize, K, T> sh;
   __shared__ stage_t stage;
   unsigned const tile = blockIdx.x;
+  if constexpr (is_counted<Carries>) wait_for_previous_grid();  // the counts, heads and places before
   // (masked: the stage's first part holds positions, and the last tile's runs are written directly)
   K* const stage_keys = stage_t::fits ? reinterpret_cast<K*>(stage.keys()) : nullptr;
   constexpr cuda::std::int64_t tile_items = cuda::std::int64_t(BlockSize) * ItemsPerThread;
