@@ -4,7 +4,7 @@
 // writes every run that starts in a tile, and leaves each tile's carry and the part of the run open
 // before it; a scan of the carries folds them into the runs that cross a tile's start. Four
 // launches against the single pass's chain of look-backs: the better from 2^24 pairs on an H200
-// (docs/notes/family.md).
+// (docs/notes/reduce-by-key.md).
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -105,7 +105,7 @@ struct scan_carries_shared {
 // BlockSize x Items tiles, the blocks before by the same decoupled look-back (`counted.carries_scan`'s
 // flags zeroed before). Its items are final when it starts, so no block waits long: a few
 // microseconds for the 65536 tiles of 2^28 pairs, where one block walking them (a stretch a thread)
-// cost about 130 (docs/notes/family.md). A tile whose first key starts a run, or whose open run goes
+// cost about 130 (docs/notes/reduce-by-key.md). A tile whose first key starts a run, or whose open run goes
 // on past it, has none to fold.
 template <int BlockSize, int Items, class T, class ValOut, class Op>
 __global__ void __launch_bounds__(BlockSize)

@@ -134,7 +134,7 @@ struct tile_carries {
   // warp 0 folds the warps the same way, and the window moves BlockSize tiles back until one holds an
   // inclusive carry (nearly always the first window). A thread walking back one tile at a time was
   // 5x CUB's time; with packed words a warp's window of 32 (CUB's) measured within 1% of this one
-  // (docs/notes/family.md): what the look-back costs is waiting for the tiles before, not reading them.
+  // (docs/notes/reduce-by-key.md): what the look-back costs is waiting for the tiles before, not reading them.
   template <int BlockSize, class Op>
   __device__ run_carry<T> look_back(unsigned tile, Op const& op, run_carry<T> (&folds)[BlockSize / 32],
                                     bool (&inclusive_in)[BlockSize / 32]) const {
@@ -166,7 +166,7 @@ struct tile_carries {
   // in windows of 32 (CUB's). The whole tile's path, whose other warps wait at the barrier after it
   // rather than each fold a window (the block's windows were 29% of its instructions). Reading 4 or
   // 8 windows at once was 1.5-1.9x slower; a back-off in the poll changed nothing: the words are
-  // nearly always published when first read (docs/notes/family.md).
+  // nearly always published when first read (docs/notes/reduce-by-key.md).
   template <class Op>
   __device__ run_carry<T> warp_look_back(unsigned tile, Op const& op) const {
     int const lane = threadIdx.x % 32;
@@ -205,7 +205,7 @@ inline constexpr int run_stretch_tiles = 256;
 // over its items of the run open before it where that run ends in it (`parts`), and a pass after
 // folds the carries of the tiles before into those runs. On an H200 at 2^28 pairs the look-back's
 // waits were 43% of the single pass (a kernel given its carries without waiting: 0.57 against
-// 1.00 ms at mean run length 64), more than reading the keys twice costs (docs/notes/family.md).
+// 1.00 ms at mean run length 64), more than reading the keys twice costs (docs/notes/reduce-by-key.md).
 //
 // Where a tile's runs are staged (and its keys are at least 2 bytes, its threads' items at most 32),
 // the keys' pass also leaves each thread's head bits (`masks`, a word a thread), and the pairs' pass
@@ -363,7 +363,7 @@ struct run_scan_shared_keys {
 // length 1). keys[r]: the tile's r-th head; values[r]: the run r - 1 after the one open before the
 // tile. Where they fit 44 KB (the 48 KB of static shared memory a block may have, less the rest;
 // 256 x 20 pairs of 4 + 4 bytes do), else scattered directly. Staging keys and values in turn in
-// the same bytes, for 256 x 24, cost its registers more spills than it saved (docs/notes/family.md).
+// the same bytes, for 256 x 24, cost its registers more spills than it saved (docs/notes/reduce-by-key.md).
 // Slot r of either array is at stage_slot(r), a word skipped every 32: at mean run length 1 a warp's
 // threads write runs ItemsPerThread apart, and 16 of them fell in one bank (16 items a thread).
 __device__ __forceinline__ int stage_slot(int r) { return r + (r >> 5); }
@@ -492,7 +492,7 @@ inline constexpr unsigned by_key_block_window_tiles = 256;
 // window, publishing the tile's carries) while, where the tile's runs fit in shared memory (Staged),
 // the other warps stage theirs there after one more barrier; a barrier after. A tile's life is a
 // chain of waits (its loads, the look-back's round trip to L2, the barriers) and an SM holds three:
-// every step it saves is throughput (docs/notes/family.md: 813 M warp instructions a 2^28-pair call
+// every step it saves is throughput (docs/notes/reduce-by-key.md: 813 M warp instructions a 2^28-pair call
 // before, 350 M now, CUB's 360 M).
 template <int BlockSize, int ItemsPerThread, bool Staged, class T, class K, class Shared, class KeyIt, class ValIt,
           class KeyOut, class ValOut, class CountOut, class Eq, class Op, class Carries>
@@ -814,12 +814,12 @@ __device__ __noinline__ void reduce_by_key_any_tile(Shared& sh, unsigned tile, K
 // One tile a block, block b tile b: n pairs (keys[i], values[i]); outputs as reduce_by_key says. (A
 // tile taken from an atomic counter cost its block a round trip to the L2 and a barrier before its
 // loads: 1-3% at 2^28 pairs, 3-8% at 2^22-2^24.) The kernel's throughput is the tiles an SM holds
-// over a tile's life (docs/notes/family.md): by_key_threads_per_sm.
+// over a tile's life (docs/notes/reduce-by-key.md): by_key_threads_per_sm.
 // The threads an SM should hold: 768 (3 blocks of 256, registers capped at 80) where the tile's keys
 // are loaded; where its heads come as bits (masks_heads), a tile moves half the bytes in the same
 // chain of waits, and more tiles an SM pay: at 2^28 pairs, 256 x 20, mean run length 64, 3 / 4 / 5 / 6
 // / 8 blocks took 844 / 768 / 709 / 691 / 817 us (the last spilling), 256 x 16 878 / 785 / 734 / 685
-// / 747 (docs/notes/family.md).
+// / 747 (docs/notes/reduce-by-key.md).
 template <class KeyIt, class T, int BlockSize, int ItemsPerThread, class Carries>
 inline constexpr int by_key_threads_per_sm =
     reads_head_bits<Carries, KeyIt, T, BlockSize, ItemsPerThread> ? (ItemsPerThread <= 16 ? 1536 : 1280) : 768;
