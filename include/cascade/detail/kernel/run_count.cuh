@@ -126,13 +126,11 @@ __global__ void __launch_bounds__(BlockSize)
     if (t < tiles) {
       c[j] = counted.carries[t];
       before[j] = counted.before[t];
+      parts[j] = counted.parts[t];
       folds[j] = t > 0 && !counted.first_heads[t] &&
                  (counted.counts[t] > 0 || t + 1 == tiles || counted.first_heads[t + 1]);
     }
   }
-#pragma unroll
-  for (int j = 0; j < Items; ++j)
-    if (folds[j]) parts[j] = counted.parts[at + j];  // (written only where such a run ends)
 #pragma unroll
   for (int j = 0; j < Items; ++j)
     if (at + j < tiles) mine = then(mine, c[j], op);

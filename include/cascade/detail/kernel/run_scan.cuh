@@ -219,12 +219,13 @@ struct counted_tiles {
   cuda::std::int64_t* before;  // [tiles]: the runs before each tile (runs_before_kernel)
   unsigned char* first_heads;  // [tiles]: whether a tile's first item starts a run
   run_carry<T>* carries;       // [tiles]: each tile's own carry
-  T* parts;                    // [tiles]: the run open before a tile, over the tile's items, where it ends there
+  T* parts;                    // [tiles]: the run open before a tile, over the tile's items, where it ends there (else 0 bytes)
   unsigned* masks;             // [tiles x block size] or null: bit j of a thread's word, its item j starts a run
   tile_carries<T> carries_scan;  // the carries' scan's blocks
 
-  // Their layout in one piece of scratch, each array at a multiple of 256 bytes; the scan's flags and
-  // the stretches' sums first (the bytes the call zeroes); mask_words: 0, or the tiles' threads.
+  // Their layout in one piece of scratch, each array at a multiple of 256 bytes; the scan's flags, the
+  // stretches' sums and the parts first (the bytes the call zeroes: the scan then reads every tile's
+  // part with its carry, not after); mask_words: 0, or the tiles' threads.
   static constexpr cuda::std::int64_t scan_items = 1024;  // a scan block's (run_count.cuh)
   static constexpr std::size_t round(std::size_t b) { return (b + 255) / 256 * 256; }
   static constexpr cuda::std::int64_t scan_blocks(cuda::std::int64_t tiles) { return (tiles + scan_items - 1) / scan_items; }
@@ -232,8 +233,11 @@ struct counted_tiles {
     return (tiles + run_stretch_tiles - 1) / run_stretch_tiles;
   }
   static constexpr std::size_t sums_at(cuda::std::int64_t tiles) { return round(tile_carries<T>::bytes(scan_blocks(tiles))); }
+  static constexpr std::size_t parts_at(cuda::std::int64_t tiles) {
+    return round(sums_at(tiles) + sizeof(unsigned) * std::size_t(stretches(tiles)));
+  }
   static constexpr std::size_t zeroed_bytes(cuda::std::int64_t tiles) {
-    return sums_at(tiles) + sizeof(unsigned) * std::size_t(stretches(tiles));
+    return parts_at(tiles) + sizeof(T) * std::size_t(tiles);
   }
   static constexpr std::size_t counts_at(cuda::std::int64_t tiles) { return round(zeroed_bytes(tiles)); }
   static constexpr std::size_t before_at(cuda::std::int64_t tiles) {
@@ -243,10 +247,9 @@ struct counted_tiles {
     return before_at(tiles) + round(sizeof(cuda::std::int64_t) * std::size_t(tiles));
   }
   static constexpr std::size_t carries_at(cuda::std::int64_t tiles) { return first_heads_at(tiles) + round(std::size_t(tiles)); }
-  static constexpr std::size_t parts_at(cuda::std::int64_t tiles) {
+  static constexpr std::size_t masks_at(cuda::std::int64_t tiles) {
     return carries_at(tiles) + round(sizeof(run_carry<T>) * std::size_t(tiles));
   }
-  static constexpr std::size_t masks_at(cuda::std::int64_t tiles) { return round(parts_at(tiles) + sizeof(T) * std::size_t(tiles)); }
   static constexpr std::size_t bytes(cuda::std::int64_t tiles, cuda::std::int64_t mask_words) {
     return masks_at(tiles) + sizeof(unsigned) * std::size_t(mask_words);
   }
