@@ -9,8 +9,8 @@
 // goes to *d_num_runs (the _into form) or is where the returned iterators end. The values accumulate
 // in their input's value type; op may be non-commutative (the fold within a run is exactly the left
 // fold). Small calls take one kernel, a single pass with decoupled look-back (detail/kernel/
-// run_scan.cuh), after a kernel zeroing a word a tile; large ones (from 2^24 pairs) count the keys
-// first, and then no tile waits for another (detail/kernel/run_count.cuh: six kernels, the pairs'
+// run_scan.cuh), after a kernel zeroing a word a tile; large ones (from 2^22 pairs) count the keys
+// first, and then no tile waits for another (detail/kernel/run_count.cuh: five kernels, the pairs'
 // pass reading the keys' head bits and each run's first key). The policy gives the block size and
 // the pairs a thread reads (its tree and finish are not used; default_policy: 256 threads of 16
 // pairs).
@@ -125,7 +125,7 @@ void dispatch_reduce_by_key(launch_context const& call, KeyIt keys, ValIt values
     constexpr int scan_block = scan_carries_block, scan_items = scan_carries_items;
     static_assert(scan_block * scan_items == layout::scan_items);
     constexpr auto count = &count_run_heads_kernel<shape::block_size, Items, KeyIt, Eq>;
-    launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);  // the scan's flags, the sums
+    launch_zero_words(scratch.as<void>(), layout::zeroed_bytes(tiles), stream);  // flags, sums, parts
     launch_dependent(count, grid, shape::block_size, stream, overlaps_previous<count>(call.device()),
                      "count_run_heads_kernel (launch_dependent)", keys, n, eq, counted.counts, counted.sums,
                      counted.first_heads, counted.masks);

@@ -1,10 +1,10 @@
 // cascade/detail/kernel/run_count.cuh: reduce_by_key in passes that never wait for one another's
 // tiles (counted_tiles, run_scan.cuh). The keys' pass counts each tile's run heads and adds them to
-// its stretch's sum; the pairs' pass finds each tile's first output from those (no scan between),
-// writes every run that starts in a tile, and leaves each tile's carry and the part of the run open
-// before it; a scan of the carries folds them into the runs that cross a tile's start. Four
-// launches against the single pass's chain of look-backs: the better from 2^24 pairs on an H200
-// (docs/notes/reduce-by-key.md).
+// its stretch's sum; a kernel of a block a stretch turns those into each tile's first output; the
+// pairs' pass (reduce_by_key_kernel with counted_tiles) writes every run that starts in a tile, and
+// leaves each tile's carry and the part of the run open before it; a scan of the carries folds them
+// into the runs that cross a tile's start. Five launches (the first zeroes) against the single
+// pass's chain of look-backs: the better from 2^22 pairs on an H200 (docs/notes/reduce-by-key.md).
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -14,9 +14,9 @@
 namespace cascade::detail {
 
 // The run heads in each tile of BlockSize x ItemsPerThread keys to counts[tile] and added to its
-// stretch's sums[tile / run_stretch_tiles], and whether the tile's first key is one to first_heads[tile]; where
-// masks is not null (ItemsPerThread <= 32), each thread's heads as bits (bit j: its item j) to
-// masks[tile x BlockSize + thread].
+// stretch's sums[tile / run_stretch_tiles] (at most 256 tiles' items: 32 bits), and whether the
+// tile's first key is one to first_heads[tile]; where masks is not null (ItemsPerThread <= 32), each
+// thread's heads as bits (bit j: its item j) to masks[tile x BlockSize + thread].
 template <int BlockSize, int ItemsPerThread, class KeyIt, class Eq>
 __global__ void __launch_bounds__(BlockSize)
     count_run_heads_kernel(KeyIt keys, cuda::std::int64_t n, Eq eq, int* counts, unsigned* sums,
@@ -60,7 +60,8 @@ __global__ void __launch_bounds__(BlockSize)
 }
 
 // before[t], the runs before tile t: the sums of the stretches before its stretch and the counts
-// before it within it; a block a stretch (no look-back: the counts and sums are final).
+// before it within it; a block a stretch (no look-back: the counts and sums are final). Block s
+// reads s sums: one a thread at 2^28 pairs of 256 x 16 (256 stretches), 32 at 2^33.
 template <int StretchTiles>
 __global__ void __launch_bounds__(StretchTiles)
     runs_before_kernel(int const* counts, unsigned const* sums, cuda::std::int64_t tiles, cuda::std::int64_t* before) {
@@ -105,8 +106,8 @@ struct scan_carries_shared {
 // BlockSize x Items tiles, the blocks before by the same decoupled look-back (`counted.carries_scan`'s
 // flags zeroed before). Its items are final when it starts, so no block waits long: a few
 // microseconds for the 65536 tiles of 2^28 pairs, where one block walking them (a stretch a thread)
-// cost about 130 (docs/notes/reduce-by-key.md). A tile whose first key starts a run, or whose open run goes
-// on past it, has none to fold.
+// cost about 130 (docs/notes/reduce-by-key.md). A tile whose first key starts a run, or whose open
+// run goes on past it, has none to fold.
 template <int BlockSize, int Items, class T, class ValOut, class Op>
 __global__ void __launch_bounds__(BlockSize)
     scan_carries_kernel(counted_tiles<T> counted, cuda::std::int64_t tiles, ValOut values_out, Op op) {

@@ -219,7 +219,7 @@ struct counted_tiles {
   cuda::std::int64_t* before;  // [tiles]: the runs before each tile (runs_before_kernel)
   unsigned char* first_heads;  // [tiles]: whether a tile's first item starts a run
   run_carry<T>* carries;       // [tiles]: each tile's own carry
-  T* parts;                    // [tiles]: the run open before a tile, over the tile's items, where it ends there (else 0 bytes)
+  T* parts;                    // [tiles]: the run open before a tile, over its items, where it ends there (or 0s)
   unsigned* masks;             // [tiles x block size] or null: bit j of a thread's word, its item j starts a run
   tile_carries<T> carries_scan;  // the carries' scan's blocks
 
