@@ -2,7 +2,7 @@
 // 1024 and power-law lengths, sizes 0, 1, 2^k - 1, 2^k, 2^k + 1 and primes, several policies, a
 // custom key equality, a non-commutative op, more than 2^31 pairs through counting iterators, and a
 // captured graph; both ways of finding a tile's place (the single pass's look-back, and the keys
-// counted first, which calls take from 2^26 pairs: two policies here take it at every size).
+// counted first, which calls take from 2^22 pairs: two policies here take it at every size).
 #include <doctest/doctest.h>
 
 #include <cascade/algorithm/reduce_by_key.cuh>
