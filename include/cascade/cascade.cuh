@@ -29,6 +29,7 @@
 #include "memory/prepare.cuh"
 #include "policy/presets.cuh"
 #include "reduce.cuh"
+#include "reduce_axes.cuh"
 #include "segmented_arg_reduce.cuh"
 #include "policy/segmented_policy.cuh"
 #include "segmented_reduce.cuh"

@@ -18,9 +18,14 @@
 #include "docs/examples/memory.cu"
 #undef main
 
+#define main axes_examples_main
+#include "docs/examples/axes.cu"
+#undef main
+
 TEST_SUITE("gpu") {
 TEST_CASE("README minimal example") { CHECK(readme_minimal_main() == 0); }
 TEST_CASE("docs/api.md examples") { CHECK(api_examples_main() == 0); }
 TEST_CASE("docs/algorithms.md examples") { CHECK(algorithms_examples_main() == 0); }
 TEST_CASE("docs/memory.md examples") { CHECK(memory_examples_main() == 0); }
+TEST_CASE("docs/axes.md examples") { CHECK(axes_examples_main() == 0); }
 }

@@ -9,7 +9,9 @@ level or below. Reads the #include "..." lines of include/cascade (no compiler n
   detail/block/    warp and block primitives: only detail/meta/, detail/block/ and the vocabulary;
   detail/kernel/   the tile loop, its inputs, sinks and kernels: those below, and the strategies' tag.cuh;
   exact/           the exact and binned sums: detail/meta/, block/, kernel/, exact/ and the vocabulary;
-  tree/, segment/  never finish/, tuning/, detail/'s dispatch layer, the tuned policies or the entry points;
+  array/           the N-d array views and axis sets: only detail/meta/ and array/;
+  tree/, segment/, axis/  never finish/, tuning/, detail/'s dispatch layer, the tuned policies or the
+                   entry points;
   finish/          never tuning/, detail/'s dispatch layer, the tuned policies or the entry points;
   detail/          (its own files: the dispatch layer) never tuning/, the entry points, a registry, a
                    tree, finish or segment owner other than their tag.cuh, or exact/ (an op's own
@@ -27,11 +29,11 @@ entry_points = {'reduce.cuh', 'policy/default_policy.cuh', 'policy/tuned_policy.
                 'memory/prepare.cuh', 'cross_check.cuh', 'policy/presets.cuh', 'cascade.cuh', 'segmented_reduce.cuh',
                 'segmented_arg_reduce.cuh', 'segmented_transform_reduce.cuh', 'device_values.cuh', 'algorithm/count.cuh',
                 'algorithm/element.cuh', 'algorithm/inner_product.cuh', 'algorithm/predicates.cuh',
-                'algorithm/reduce_by_key.cuh'}
+                'algorithm/reduce_by_key.cuh', 'reduce_axes.cuh'}
 
 
 vocabulary = {'error.cuh', 'ops.cuh', 'ops/identity.cuh', 'ops/indexed.cuh', 'ops/non_commutative.cuh', 'ops/monoid.cuh'}
-tags = {'tree/tag.cuh', 'finish/tag.cuh', 'segment/tag.cuh'}
+tags = {'tree/tag.cuh', 'finish/tag.cuh', 'segment/tag.cuh', 'axis/tag.cuh'}
 below = {  # what a lower layer's headers may include: folders (ending in /) and files
     'detail/meta/': {'detail/meta/'},
     'vocabulary': {'detail/meta/'} | vocabulary,
@@ -39,6 +41,7 @@ below = {  # what a lower layer's headers may include: folders (ending in /) and
     'detail/block/': {'detail/meta/', 'detail/block/'} | vocabulary,
     'detail/kernel/': {'detail/meta/', 'detail/runtime/', 'detail/block/', 'detail/kernel/'} | vocabulary | tags,
     'exact/': {'detail/meta/', 'detail/block/', 'detail/kernel/', 'exact/'} | vocabulary,
+    'array/': {'detail/meta/', 'array/'},
 }
 dispatch_layer = lambda t: t.startswith('detail/') and t.count('/') == 1
 
@@ -56,7 +59,7 @@ def forbidden(header, target):
         return '%s may include only %s' % (layer if layer != 'vocabulary' else 'the vocabulary', ', '.join(sorted(below[layer])))
     folder = header.split('/')[0] if '/' in header else ''
     top = target if target in entry_points else None
-    if folder in ('tree', 'segment', 'finish') and dispatch_layer(target):
+    if folder in ('tree', 'segment', 'axis', 'finish') and dispatch_layer(target):
         return 'strategies sit below the dispatch layer'
     if folder == 'detail' and dispatch_layer(header):
         if target.startswith('tuning/') or top in entry_points:
@@ -65,7 +68,7 @@ def forbidden(header, target):
             return 'detail/ reaches the exact sums only through the accumulator hook (detail/meta/accumulator.cuh)'
         if target.endswith('/all.cuh'):
             return 'detail/ never pulls in a whole registry'
-        if target.startswith(('tree/', 'finish/', 'segment/')) and not target.endswith('/tag.cuh'):
+        if target.startswith(('tree/', 'finish/', 'segment/', 'axis/')) and not target.endswith('/tag.cuh'):
             return 'detail/ knows strategies only through their tag.cuh'
     if folder == 'tree':
         if target.startswith(('finish/', 'tuning/')) or top in entry_points:
@@ -73,6 +76,9 @@ def forbidden(header, target):
     if folder == 'segment':
         if target.startswith(('finish/', 'tuning/')) or top in entry_points:
             return 'segment owners sit below finishes, tuning and the entry points'
+    if folder == 'axis':
+        if target.startswith(('finish/', 'tuning/')) or top in entry_points:
+            return 'axis owners sit below finishes, tuning and the entry points'
     if folder == 'finish':
         if target.startswith('tuning/') or top in entry_points:
             return 'finishes sit below tuning and the entry points'

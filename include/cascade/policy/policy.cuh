@@ -17,6 +17,7 @@
 #include <cuda/stream_ref>
 
 #include "../detail/meta/arch.cuh"
+#include "../axis/tag.cuh"
 #include "../finish/tag.cuh"
 #include "../segment/tag.cuh"
 #include "../tree/tag.cuh"
@@ -53,10 +54,10 @@ struct policy : detail::on_stream<policy<BlockSize, CoarseFactor, Tree, Finish>>
                 "cascade::policy: CoarseFactor (items each thread folds before the tree) must be >= 1, e.g. 8");
   static_assert(tree::is_tree_v<Tree>,
                 "cascade::policy: Tree must be a tag from cascade::tree, e.g. cascade::tree::sequential");
-  static_assert(finish::is_finish_v<Finish> || segment::is_owner_v<Finish>,
+  static_assert(finish::is_finish_v<Finish> || segment::is_owner_v<Finish> || axis::is_owner_v<Finish>,
                 "cascade::policy: Finish must be a tag from cascade::finish, e.g. cascade::finish::recursive (or, "
                 "for segmented_reduce and batched_reduce, a segment owner from cascade::segment, e.g. "
-                "cascade::segment::warp<8>)");
+                "cascade::segment::warp<8>; for reduce_axes_into, also an axis owner, e.g. cascade::axis::columns)");
   static_assert(!segment::is_owner_v<Finish> || !Tree::per_thread_results,
                 "cascade::policy: tree::none hands every thread's value to a finish, and a segment owner has none; "
                 "name a tree that combines the block, e.g. cascade::tree::shuffle");
@@ -65,7 +66,7 @@ struct policy : detail::on_stream<policy<BlockSize, CoarseFactor, Tree, Finish>>
   static constexpr int coarse_factor = CoarseFactor;
   static constexpr long long tile_size = static_cast<long long>(BlockSize) * CoarseFactor;  // items per block pass
   using tree_type = Tree;
-  using finish_type = Finish;  // a finish, or a segment owner (then also owner_type)
+  using finish_type = Finish;  // a finish, or a segment or axis owner (then also owner_type)
   using owner_type = Finish;
 };
 
