@@ -3,10 +3,12 @@
 // when every example got the answer it states.
 #include <cascade/cascade.cuh>
 #include <cuda/std/mdspan>
+#include <cuda/std/tuple>
 #include <thrust/device_vector.h>
 #include <thrust/host_vector.h>
 #include <thrust/sequence.h>
 
+#include <cmath>
 #include <cstdio>
 
 namespace axes_examples {
@@ -75,11 +77,55 @@ void strided() {
   expect(h[0] == 5 && h[1] == 5, "strided rows");
 }
 
+void statistics() {
+  thrust::device_vector<float> m(3 * 4);
+  thrust::sequence(m.begin(), m.end());  // the row-major 3 x 4 matrix 0, 1, ..., 11
+  thrust::device_vector<cascade::moments<float>> cols(4);
+  float const* d = thrust::raw_pointer_cast(m.data());
+  // [moments]
+  // count, mean, variance, min and max in one read: of every item, and of every column
+  cascade::moments<float> const all = cascade::reduce_moments(cascade::default_policy{}, d, d + 12);
+  // all.count 12, all.mean() 5.5, all.variance() 143 / 12, all.variance(1) 13, all.min() 0, all.max() 11
+  cascade::reduce_axes_moments_into(cascade::default_policy{}, cascade::view(d, {3, 4}), cascade::axes{0},
+                                    cascade::view(thrust::raw_pointer_cast(cols.data()), {4}));
+  // cols[j]: count 3, mean j + 4, variance 32 / 3 (torch.var_mean(x, dim=0, correction=0))
+  // [/moments]
+  thrust::host_vector<cascade::moments<float>> const c(cols);
+  expect(all.count == 12 && all.mean() == 5.5 && std::fabs(all.variance() - 143.0 / 12) < 1e-12 &&
+             std::fabs(all.variance(1) - 13) < 1e-12 && all.min() == 0 && all.max() == 11,
+         "moments of every item");
+  expect(c[0].count == 3 && c[3].mean() == 7 && std::fabs(c[1].variance() - 32.0 / 3) < 1e-12 && c[2].max() == 10,
+         "moments of every column");
+}
+
+void several() {
+  thrust::device_vector<float> m(3 * 4);
+  thrust::sequence(m.begin(), m.end());  // 0, 1, ..., 11
+  thrust::device_vector<cuda::std::tuple<float, float>> cols(4);
+  float const* d = thrust::raw_pointer_cast(m.data());
+  // [fused]
+  // several ops over one read: a tuple of results, each op with its own identity and NaN rules
+  auto const [sum, lo, hi] = cascade::reduce_fused(cascade::default_policy{}, d, d + 12, cascade::plus{},
+                                                   cascade::minimum{}, cascade::maximum{});
+  // sum 66, lo 0, hi 11; along an axis: the sum and the maximum of every column of the 3 x 4 matrix
+  cascade::transform_reduce_axes_into(cascade::default_policy{}, cascade::view(d, {3, 4}), cascade::axes{0},
+                                      cascade::view(thrust::raw_pointer_cast(cols.data()), {4}),
+                                      cuda::std::tuple{0.0f, -INFINITY},
+                                      cascade::fused(cascade::plus{}, cascade::maximum{}), cascade::fan_out<2>{});
+  // cols[j]: (3 j + 12, j + 8)
+  // [/fused]
+  thrust::host_vector<cuda::std::tuple<float, float>> const c(cols);
+  expect(sum == 66 && lo == 0 && hi == 11, "reduce_fused");
+  expect(cuda::std::get<0>(c[1]) == 15 && cuda::std::get<1>(c[3]) == 11, "fused along an axis");
+}
+
 }  // namespace axes_examples
 
 int main() {
   axes_examples::sums();
   axes_examples::tensor();
   axes_examples::strided();
+  axes_examples::statistics();
+  axes_examples::several();
   return axes_examples::failures;
 }

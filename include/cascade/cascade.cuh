@@ -10,7 +10,9 @@
 
 #include "algorithm/count.cuh"
 #include "algorithm/element.cuh"
+#include "algorithm/fused.cuh"
 #include "algorithm/inner_product.cuh"
+#include "algorithm/moments.cuh"
 #include "algorithm/predicates.cuh"
 #include "algorithm/reduce_by_key.cuh"
 #include "arg_reduce.cuh"
@@ -22,6 +24,7 @@
 #include "ops/indexed.cuh"
 #include "memory/scratch_pool.cuh"
 #include "memory/resource.cuh"
+#include "ops/fused.cuh"
 #include "ops/monoid.cuh"
 #include "ops/non_commutative.cuh"
 #include "ops.cuh"

@@ -63,32 +63,117 @@ constexpr bool axes_policy_ok() {
   return ok;
 }
 
-// Each output's items as a segment, under Policy's segment owner (or the segmented default): a run
-// from each output's first item where the items are contiguous (rows back to back are CSR, read as
-// batched_reduce's: csr_of<kept_segments>), else through axes_gather.
+// Each output's items as a segment, under Policy's segment owner (or the segmented default), where
+// they are one contiguous run from the output's first item (plan.contiguous_rows(); rows back to back
+// are CSR, read as batched_reduce's: csr_of<kept_segments>).
+// Rows back to back into outputs side by side are batched_reduce's call exactly.
+template <class Policy, class T, class It, class OutIt, class Op>
+void run_axes_rows(launch_context const& call, It first, axes_plan const& plan, OutIt d_out, T init, Op op) {
+  segment_stats const stats{plan.outputs * plan.reduced, plan.reduced};
+  kept_segments const rows{plan.kept.in, plan.reduced};
+  if (csr_of<kept_segments>::is(rows) && (plan.kept.in.rank == 0 || plan.kept.out_stride[0] == 1))
+    run_segmented<Policy>(call, first, fixed_segments{plan.reduced}, plan.outputs, stats, d_out, init, op);
+  else
+    run_segmented<Policy>(call, first, rows, plan.outputs, stats, axes_output<OutIt>{d_out, plan.kept}, init, op);
+}
+
+// ... and anywhere: rows where they are, else through axes_gather (a division or two an item).
 template <class Policy, class T, class It, class OutIt, class Op>
 void run_axes_segments(launch_context const& call, It first, axes_plan const& plan, OutIt d_out, T init, Op op) {
-  axes_output<OutIt> const where{d_out, plan.kept};
-  segment_stats const stats{plan.outputs * plan.reduced, plan.reduced};
   if (plan.contiguous_rows()) {
-    run_segmented<Policy>(call, first, kept_segments{plan.kept.in, plan.reduced}, plan.outputs, stats, where, init, op);
-  } else if constexpr (!std::is_same_v<Policy, default_policy>) {  // (the default takes axis::blocks there)
+    run_axes_rows<Policy>(call, first, plan, d_out, init, op);
+  } else {
+    segment_stats const stats{plan.outputs * plan.reduced, plan.reduced};
     axes_gather<It> const gather{first, plan.kept.in, plan.red, fast_divmod(plan.reduced)};
-    run_segmented<Policy>(call, gather, fixed_segments{plan.reduced}, plan.outputs, stats, where, init, op);
+    run_segmented<Policy>(call, gather, fixed_segments{plan.reduced}, plan.outputs, stats,
+                          axes_output<OutIt>{d_out, plan.kept}, init, op);
   }
+}
+
+// Sums whose reduced items are long contiguous rows but not one run per output (dims (0, 2) of a
+// C-ordered tensor) go in two steps: each row's sum (the segmented default over rows back to back:
+// batched_reduce's speed), into a matrix of (outer reduced index) x outputs, whose column sums
+// (axis::columns) are the outputs. The rows' folds start from -0 (x + -0 is x, signed zeros too), and
+// init goes on once, in the second step: the same items in the same order, grouped by row (a float
+// sum rounds differently, as under any other policy).
+// Rows of fewer than this many items go through axis::blocks instead (the matrix would add a
+// noticeable share of traffic).
+inline constexpr long long rows_first_min_row = 128;
+
+template <class Op, class T>
+inline constexpr bool rows_first_ok_v = std::is_same_v<Op, plus> && std::is_arithmetic_v<T>;
+
+template <class T, class It, class OutIt, class Op>
+void run_rows_first(launch_context const& call, It first, axes_plan const& plan, OutIt d_out, T init, Op op) {
+  long long const rows = plan.reduced / plan.red.extent[0].divisor;  // an output's rows
+  // Step one's plan: every row of every output, (output, row) -> rows x outputs matrix, row-major.
+  plan_axis list[max_rank];  // (the plan's axes less one)
+  int n = 0;
+  long long out_step = plan.outputs;
+  long long steps[max_rank];
+  for (int a = 1; a < plan.red.rank; ++a) {
+    steps[a] = out_step;
+    out_step *= plan.red.extent[a].divisor;
+  }
+  for (int a = plan.red.rank - 1; a >= 1; --a) list[n++] = {plan.red.extent[a].divisor, plan.red.stride[a], steps[a]};
+  long long kept_steps[max_rank];
+  long long step = 1;
+  for (int a = 0; a < plan.kept.in.rank; ++a) {
+    kept_steps[a] = step;
+    step *= plan.kept.in.extent[a].divisor;
+  }
+  for (int a = plan.kept.in.rank - 1; a >= 0; --a)
+    list[n++] = {plan.kept.in.extent[a].divisor, plan.kept.in.stride[a], kept_steps[a]};
+  axes_plan rows_plan;
+  int const k = canonical_axes(list, n, false, true);
+  rows_plan.kept.in.rank = k;
+  for (int a = 0; a < k; ++a) {
+    rows_plan.kept.in.extent[a] = fast_divmod(list[a].extent);
+    rows_plan.kept.in.stride[a] = list[a].in;
+    rows_plan.kept.out_stride[a] = list[a].out;
+  }
+  rows_plan.red.rank = 1;
+  rows_plan.red.extent[0] = plan.red.extent[0];
+  rows_plan.red.stride[0] = 1;
+  rows_plan.outputs = plan.outputs * rows;
+  rows_plan.reduced = plan.red.extent[0].divisor;
+  rows_plan.span = plan.span;
+  scratch_buffer const matrix = call.scratch(sizeof(T) * static_cast<std::size_t>(rows_plan.outputs),
+                                             "cascade::reduce_axes (the row sums)");
+  T* const sums = matrix.as<T>();
+  T zero = T(0);
+  if constexpr (std::is_floating_point_v<T>) zero = -zero;
+  run_axes_rows<default_policy>(call, first, rows_plan, sums, zero, op);
+  axes_walk along, down;
+  along.rank = 1;
+  along.extent[0] = fast_divmod(plan.outputs);
+  along.stride[0] = 1;
+  down.rank = 1;
+  down.extent[0] = fast_divmod(rows);
+  down.stride[0] = plan.outputs;
+  axis_owner<axis::columns>::pass<256, axis_owner<axis::columns>::partials_coarse>(
+      call, static_cast<T const*>(sums), along, plan.kept, down, plan.outputs, rows, d_out, init, op);
 }
 
 // The default: a thread an output where outputs lie closer together than an output's items
 // (axis::columns); each output's items as a segment (the segmented default) where they are one
-// contiguous run; otherwise a block an output (axis::blocks: rows of the innermost axis, striped).
+// contiguous run; sums of long contiguous rows in two steps (run_rows_first); otherwise a block an
+// output (axis::blocks: rows of the innermost axis, striped).
 template <class T, class It, class OutIt, class Op>
 void run_default_axes(launch_context const& call, It first, axes_plan const& plan, OutIt d_out, T init, Op op) {
-  if (!plan.reduced_inner())
+  if (!plan.reduced_inner()) {
     axis_owner<axis::columns>::run<policy<256, 4, tree::shuffle, axis::columns>>(call, first, plan, d_out, init, op);
-  else if (plan.contiguous_rows())
-    run_axes_segments<default_policy>(call, first, plan, d_out, init, op);
-  else
+  } else if (plan.contiguous_rows()) {
+    run_axes_rows<default_policy>(call, first, plan, d_out, init, op);
+  } else {
+    if constexpr (rows_first_ok_v<Op, T>) {
+      if (plan.red.stride[0] == 1 && plan.red.extent[0].divisor >= rows_first_min_row) {
+        run_rows_first(call, first, plan, d_out, init, op);
+        return;
+      }
+    }
     axis_owner<axis::blocks>::run<policy<256, 4, tree::shuffle, axis::blocks>>(call, first, plan, d_out, init, op);
+  }
 }
 
 template <class Policy, class T, class It, class OutIt, class Op>

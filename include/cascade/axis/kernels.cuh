@@ -6,12 +6,15 @@
 #include <cuda_runtime_api.h>
 
 #include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
 #include <iterator>
 
 #include "../detail/kernel/axes_plan.cuh"
 #include "../detail/kernel/arguments.cuh"
 #include "../detail/kernel/segments.cuh"
 #include "../detail/kernel/sinks.cuh"
+#include "../detail/kernel/tile_loop.cuh"
+#include "../detail/kernel/vector_load.cuh"
 #include "../detail/runtime/launch_context.cuh"
 #include "../detail/kernel/kernels.cuh"
 #include "../segment/kernels.cuh"
@@ -20,24 +23,25 @@
 
 namespace cascade::detail {
 
-// Folds items [j, end) of an output's reduced index space (red: innermost first), the output's items
-// starting at first + base: a row of the innermost axis at a time (its stride apart, CoarseFactor
-// loads in flight), the outer axes stepped as an odometer, so no item costs a division.
-template <int CoarseFactor, class T, class It, class Op>
-__device__ __forceinline__ void fold_reduced(T& acc, bool& has, It first, long long base, axes_walk const& red,
-                                             long long j, long long end, Op op) {
-  using X = input_value_t<It>;
-  if (red.rank == 0) {  // one item an output
-    if (j < end) fold_item(acc, has, X(first[base]), op);
+// Walks indices [j, end) of an output's reduced index space (red: innermost first) a row of the
+// innermost axis at a time: row(offset, count) for each, the row's first item `offset` from the
+// output's first, its `count` items red.stride[0] apart. The outer axes step as an odometer, so no
+// item costs a division. (No reduced axis: one item an output, at offset 0.) Rank: red.rank's bound,
+// where the caller knows a smaller one (1: no odometer, fewer registers).
+template <int Rank = max_rank, class Row>
+__device__ __forceinline__ void for_each_row(axes_walk const& red, long long j, long long end, Row&& row) {
+  if (j >= end) return;
+  if (red.rank == 0) {
+    row(0ll, 1ll);
     return;
   }
   long long const e0 = red.extent[0].divisor, s0 = red.stride[0];
   long long q = red.extent[0].div(j);
   long long i0 = j - q * e0;
-  long long digit[max_rank] = {};
+  long long digit[Rank] = {};
   long long off = 0;
 #pragma unroll
-  for (int a = 1; a < max_rank; ++a) {
+  for (int a = 1; a < Rank; ++a) {
     if (a < red.rank) {
       long long const up = red.extent[a].div(q);
       digit[a] = q - up * red.extent[a].divisor;
@@ -47,20 +51,11 @@ __device__ __forceinline__ void fold_reduced(T& acc, bool& has, It first, long l
   }
   while (j < end) {
     long long const run = e0 - i0 < end - j ? e0 - i0 : end - j;
-    It const row = first + (base + off + i0 * s0);
-    long long t = 0;
-    for (; run - t >= CoarseFactor; t += CoarseFactor) {
-      X items[CoarseFactor];
-#pragma unroll
-      for (int k = 0; k < CoarseFactor; ++k) items[k] = row[(t + k) * s0];
-#pragma unroll
-      for (int k = 0; k < CoarseFactor; ++k) fold_item(acc, has, items[k], op);
-    }
-    for (; t < run; ++t) fold_item(acc, has, X(row[t * s0]), op);
+    row(off + i0 * s0, run);
     j += run;
     i0 = 0;
 #pragma unroll
-    for (int a = 1; a < max_rank; ++a) {  // the next row: carry through the outer axes
+    for (int a = 1; a < Rank; ++a) {  // the next row: carry through the outer axes
       if (a < red.rank) {
         ++digit[a];
         off += red.stride[a];
@@ -72,27 +67,186 @@ __device__ __forceinline__ void fold_reduced(T& acc, bool& has, It first, long l
   }
 }
 
-// axis::columns: a thread per (output, part) pair, neighbouring threads on neighbouring outputs (the
-// kept axes' innermost is the one with the smallest input stride), each folding part `p` of its
-// output's items ([p chunk, (p + 1) chunk)). parts == 1 writes init op the fold to the output;
-// otherwise each pair writes its fold to partials[o * parts + p], an output's parts side by side for
-// the segmented pass that folds them (fold_parts).
-template <int BlockSize, int CoarseFactor, class T, class It, class OutIt, class Op>
+// Folds items [j, end) of an output's reduced index space in order, the output's items starting at
+// first + base, CoarseFactor loads in flight.
+template <int CoarseFactor, class T, class It, class Op>
+__device__ __forceinline__ void fold_reduced(T& acc, bool& has, It first, long long base, axes_walk const& red,
+                                             long long j, long long end, Op op) {
+  using X = input_value_t<It>;
+  long long const s0 = red.stride[0];
+  for_each_row(red, j, end, [&](long long off, long long run) {
+    It const row = first + (base + off);
+    long long t = 0;
+    for (; run - t >= CoarseFactor; t += CoarseFactor) {
+      X items[CoarseFactor];
+#pragma unroll
+      for (int k = 0; k < CoarseFactor; ++k) items[k] = row[(t + k) * s0];
+#pragma unroll
+      for (int k = 0; k < CoarseFactor; ++k) fold_item(acc, has, items[k], op);
+    }
+    for (; t < run; ++t) fold_item(acc, has, X(row[t * s0]), op);
+  });
+}
+
+// V neighbouring items at an offset: one 16-byte load where V > 1 (vector_load.cuh; the caller has
+// checked the alignment), else one item.
+template <int V, class It, bool = (V > 1)>
+struct column_raw {
+  using type = input_value_t<It>;
+};
+template <int V, class It>
+struct column_raw<V, It, true> {
+  using type = typename vector_input<It>::raw_type;
+};
+
+template <int V, class It>
+struct column_items {
+  using X = input_value_t<It>;
+  using raw = typename column_raw<V, It>::type;
+  __device__ static raw load(It first, long long at) {
+    if constexpr (V > 1) return vector_input<It>::load(first, at);
+    else return first[at];
+  }
+  __device__ static X item(It first, raw const& r, int v, long long at) {
+    if constexpr (V > 1) return vector_input<It>::item(first, r, v, at + v);
+    else return r;
+  }
+};
+
+// The sizes of an axis::columns pass: a block is `cols` threads across the outputs (V neighbouring
+// outputs each) times BlockSize / cols row lanes; block (tile, part) folds outputs [tile cols V,
+// (tile + 1) cols V) over reduced indices [part chunk, (part + 1) chunk), a consecutive range a row lane.
+struct column_grid {
+  long long outputs, reduced, chunk, parts;
+  fast_divmod tiles;      // blocks across the outputs
+  fast_divmod row_lanes;  // BlockSize / cols
+  int cols;
+};
+
+// axis::columns: neighbouring threads on neighbouring outputs (the kept axis with the smallest input
+// stride), each folding its outputs' items a row apart, CoarseFactor loads of V items in flight; the
+// row lanes of a block are combined in order through shared memory. parts == 1 writes init op the
+// fold to the outputs; otherwise partials[part * outputs + o], a row of the parts x outputs matrix
+// that the next pass reduces the same way. `read` walks the outputs' first items in the input, `kept`
+// their places in the output. RedRank bounds red.rank (1 where the host knows it).
+template <int BlockSize, int CoarseFactor, int V, int RedRank, class T, class It, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize)
-    axis_columns_kernel(It first, kept_walk kept, axes_walk red, long long outputs, long long reduced, long long chunk,
-                        long long parts, OutIt d_out, T* partials, T init, Op op) {
-  long long const total = outputs * parts;
-  long long const stride = static_cast<long long>(gridDim.x) * BlockSize;
-  for (long long g = static_cast<long long>(blockIdx.x) * BlockSize + threadIdx.x; g < total; g += stride) {
-    long long const p = g / outputs;  // (a division a pair, not an item)
-    long long const o = g - p * outputs;
-    long long const j0 = p * chunk;
-    long long const j1 = j0 + chunk < reduced ? j0 + chunk : reduced;
-    T acc = init;
-    bool has = parts == 1;  // init is the fold's first value where there is one part
-    fold_reduced<CoarseFactor>(acc, has, first, kept.in.offset(o), red, j0, j1, op);
-    if (parts == 1) store_value(d_out + kept.out_offset(o), acc);
-    else partials[o * parts + p] = acc;
+    axis_columns_kernel(It first, axes_walk read, kept_walk kept, axes_walk red, column_grid g, OutIt d_out,
+                        T* partials, T init, Op op) {
+  using items = column_items<V, It>;
+  // The row lanes' values of Group outputs at a time in shared memory (all V where they fit in 16 KiB).
+  constexpr int Group = sizeof(T) * BlockSize * V <= 16384 ? V : 1;
+  __shared__ alignas(T) unsigned char lane_storage[sizeof(T) * BlockSize * Group];  // (T need not be trivial)
+  T* const lanes = reinterpret_cast<T*>(lane_storage);
+  int const t = static_cast<int>(threadIdx.x);
+  int const w = t % g.cols, l = t / g.cols, row_lanes = static_cast<int>(g.row_lanes.divisor);
+  long long const s0 = red.stride[0];
+  for (long long id = blockIdx.x; id < g.tiles.divisor * g.parts; id += gridDim.x) {
+    long long const p = g.tiles.div(id);
+    long long const o0 = ((id - p * g.tiles.divisor) * g.cols + w) * V;  // this thread's first output
+    bool const mine = o0 < g.outputs;
+    long long const j0 = p * g.chunk;
+    long long const j1 = j0 + g.chunk < g.reduced ? j0 + g.chunk : g.reduced;
+    // Row lanes: a commutative op's stripe the rows (lane l takes rows l, l + row_lanes, ...: a block
+    // reads neighbouring rows at once); another op's take consecutive ranges, combined in order.
+    constexpr bool striped = RedRank == 1 && is_commutative_v<Op>;
+    long long const n = j1 - j0;
+    long long const per = g.row_lanes.div(n + row_lanes - 1);
+    int const valid = striped ? static_cast<int>(n < row_lanes ? n : row_lanes)
+                              : per > 0 ? static_cast<int>((n + per - 1) / per) : 0;  // lanes with items: a prefix
+    T acc[V] = {};
+    if (mine && l < valid) {
+      long long const base = read.offset(o0);
+      bool has = false;
+      // Folds `run` items `step` apart from first + at, CoarseFactor loads of V items in flight.
+      auto const fold_run = [&](long long at, long long step, long long run) {
+        long long i = 0;
+        if constexpr (deposits<Op, T, item_value_t<typename items::X>>) {
+          // An op that takes items as read (merge_moments): a load's batch to each output's state.
+          using I = item_value_t<typename items::X>;
+          for (; run - i >= CoarseFactor; i += CoarseFactor) {
+            typename items::raw r[CoarseFactor];
+#pragma unroll
+            for (int k = 0; k < CoarseFactor; ++k) r[k] = items::load(first, at + (i + k) * step);
+#pragma unroll
+            for (int v = 0; v < V; ++v) {
+              I batch[CoarseFactor];
+#pragma unroll
+              for (int k = 0; k < CoarseFactor; ++k)
+                batch[k] = static_cast<I>(items::item(first, r[k], v, at + (i + k) * step));
+              op.deposit_all(acc[v], batch);
+            }
+          }
+          for (; i < run; ++i) {
+            typename items::raw const r = items::load(first, at + i * step);
+#pragma unroll
+            for (int v = 0; v < V; ++v) op.deposit(acc[v], static_cast<I>(items::item(first, r, v, at + i * step)));
+          }
+          has = has || run > 0;
+        } else {
+          for (; run - i >= CoarseFactor; i += CoarseFactor) {
+            typename items::raw r[CoarseFactor];
+#pragma unroll
+            for (int k = 0; k < CoarseFactor; ++k) r[k] = items::load(first, at + (i + k) * step);
+#pragma unroll
+            for (int k = 0; k < CoarseFactor; ++k) {
+#pragma unroll
+              for (int v = 0; v < V; ++v) {
+                T const x = static_cast<T>(items::item(first, r[k], v, at + (i + k) * step));
+                acc[v] = has ? static_cast<T>(op(acc[v], x)) : x;
+              }
+              has = true;
+            }
+          }
+          for (; i < run; ++i) {
+            typename items::raw const r = items::load(first, at + i * step);
+#pragma unroll
+            for (int v = 0; v < V; ++v) {
+              T const x = static_cast<T>(items::item(first, r, v, at + i * step));
+              acc[v] = has ? static_cast<T>(op(acc[v], x)) : x;
+            }
+            has = true;
+          }
+        }
+      };
+      if constexpr (striped) {
+        fold_run(base + (j0 + l) * s0, row_lanes * s0, g.row_lanes.div(n - l + row_lanes - 1));
+      } else {
+        long long const lo = j0 + l * per;
+        for_each_row<RedRank>(red, lo, lo + per < j1 ? lo + per : j1,
+                              [&](long long off, long long run) { fold_run(base + off, s0, run); });
+      }
+    }
+    if (row_lanes > 1) {  // lane l's fold on the left of lane l + 1's: pairs, then pairs of pairs
+#pragma unroll
+      for (int v0 = 0; v0 < V; v0 += Group) {
+#pragma unroll
+        for (int v = 0; v < Group; ++v) lanes[v * BlockSize + t] = acc[v0 + v];
+        for (int step = 1; step < row_lanes; step *= 2) {
+          __syncthreads();
+          if (l % (2 * step) == 0 && l + step < valid) {
+#pragma unroll
+            for (int v = 0; v < Group; ++v) {
+              T* const here = lanes + v * BlockSize + t;
+              *here = static_cast<T>(op(*here, here[step * g.cols]));
+            }
+          }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int v = 0; v < Group; ++v) acc[v0 + v] = lanes[v * BlockSize + t];
+        __syncthreads();
+      }
+    }
+    if (l == 0 && mine) {
+      // (V > 1: the V outputs are neighbours on the innermost kept axis)
+      long long const at = g.parts == 1 ? kept.out_offset(o0) : p * g.outputs + o0;
+#pragma unroll
+      for (int v = 0; v < V; ++v) {
+        if (g.parts == 1) store_value(d_out + (at + v * kept.out_stride[0]), valid > 0 ? static_cast<T>(op(init, acc[v])) : init);
+        else partials[at + v] = acc[v];
+      }
+    }
   }
 }
 
@@ -132,23 +286,9 @@ template <int Lanes, int CoarseFactor, class T, class It, class Op>
 __device__ __forceinline__ void fold_reduced_striped(T& acc, bool& has, It first, long long base, axes_walk const& red,
                                                      long long j, long long end, int lane, Op op) {
   using X = input_value_t<It>;
-  long long const e0 = red.extent[0].divisor, s0 = red.stride[0];
-  long long q = red.extent[0].div(j);
-  long long i0 = j - q * e0;
-  long long digit[max_rank] = {};
-  long long off = 0;
-#pragma unroll
-  for (int a = 1; a < max_rank; ++a) {
-    if (a < red.rank) {
-      long long const up = red.extent[a].div(q);
-      digit[a] = q - up * red.extent[a].divisor;
-      off += digit[a] * red.stride[a];
-      q = up;
-    }
-  }
-  while (j < end) {
-    long long const run = e0 - i0 < end - j ? e0 - i0 : end - j;
-    It const row = first + (base + off + i0 * s0);
+  long long const s0 = red.stride[0];
+  for_each_row(red, j, end, [&](long long off, long long run) {
+    It const row = first + (base + off);
     long long k = lane;
     for (; run - k > static_cast<long long>(CoarseFactor - 1) * Lanes; k += static_cast<long long>(CoarseFactor) * Lanes) {
       X items[CoarseFactor];
@@ -158,19 +298,7 @@ __device__ __forceinline__ void fold_reduced_striped(T& acc, bool& has, It first
       for (int c = 0; c < CoarseFactor; ++c) fold_item(acc, has, items[c], op);
     }
     for (; k < run; k += Lanes) fold_item(acc, has, X(row[k * s0]), op);
-    j += run;
-    i0 = 0;
-#pragma unroll
-    for (int a = 1; a < max_rank; ++a) {
-      if (a < red.rank) {
-        ++digit[a];
-        off += red.stride[a];
-        if (digit[a] < red.extent[a].divisor) break;
-        off -= digit[a] * red.stride[a];
-        digit[a] = 0;
-      }
-    }
-  }
+  });
 }
 
 // axis::blocks: a block per (output, part) pair, folding part p of the output's items ([p chunk,
@@ -195,11 +323,7 @@ __global__ void __launch_bounds__(BlockSize)
     bool has = false;
     int valid;  // threads [0, valid) hold a value
     if constexpr (is_commutative_v<Op>) {
-      if (red.rank == 0) {
-        if (t == 0 && j0 < j1) fold_item(acc, has, input_value_t<It>(first[base]), op);
-      } else {
-        fold_reduced_striped<BlockSize, CoarseFactor>(acc, has, first, base, red, j0, j1, t, op);
-      }
+      fold_reduced_striped<BlockSize, CoarseFactor>(acc, has, first, base, red, j0, j1, t, op);
       valid = __syncthreads_count(has);  // a prefix: a row's first positions come first
     } else {
       long long const n = j1 - j0;

@@ -21,7 +21,24 @@ namespace cascade::detail {
 // The most axes a plan holds (cascade::max_rank, array/view.cuh).
 inline constexpr int max_rank = 8;
 
-// A set of axes to walk, innermost first: index -> offset, through the divisions fixed on the host.
+// Linear index -> offset over `rank` axes (innermost first): digit a of the index (row-major over the
+// extents, the innermost fastest) steps stride[a]. The divisions are fast_divmod's, fixed on the host;
+// the outermost digit is what is left (index is below the extents' product), so one axis divides nothing.
+__host__ __device__ __forceinline__ long long walk_offset(int rank, fast_divmod const* extent, long long const* stride,
+                                                          long long index) {
+  long long off = 0;
+CASCADE_UNROLL
+  for (int a = 0; a < max_rank - 1; ++a) {
+    if (a < rank - 1) {
+      long long const q = extent[a].div(index);
+      off += (index - q * extent[a].divisor) * stride[a];
+      index = q;
+    }
+  }
+  return rank > 0 ? off + index * stride[rank - 1] : 0;
+}
+
+// A set of axes to walk, innermost first.
 struct axes_walk {
   int rank = 0;
   fast_divmod extent[max_rank];
@@ -29,16 +46,7 @@ struct axes_walk {
 
   // The offset of linear index `index` (row-major over the axes, the innermost fastest).
   __host__ __device__ __forceinline__ long long offset(long long index) const {
-    long long off = 0;
-CASCADE_UNROLL
-    for (int a = 0; a < max_rank; ++a) {
-      if (a < rank) {
-        long long const q = extent[a].div(index);
-        off += (index - q * extent[a].divisor) * stride[a];
-        index = q;
-      }
-    }
-    return off;
+    return walk_offset(rank, extent, stride, index);
   }
 };
 
@@ -48,16 +56,7 @@ struct kept_walk {
   long long out_stride[max_rank] = {};
 
   __host__ __device__ __forceinline__ long long out_offset(long long index) const {
-    long long off = 0;
-CASCADE_UNROLL
-    for (int a = 0; a < max_rank; ++a) {
-      if (a < in.rank) {
-        long long const q = in.extent[a].div(index);
-        off += (index - q * in.extent[a].divisor) * out_stride[a];
-        index = q;
-      }
-    }
-    return off;
+    return walk_offset(in.rank, in.extent, out_stride, index);
   }
 };
 
