@@ -71,7 +71,7 @@ template <class Policy, class T, class It, class OutIt, class Op>
 void run_axes_rows(launch_context const& call, It first, axes_plan const& plan, OutIt d_out, T init, Op op) {
   segment_stats const stats{plan.outputs * plan.reduced, plan.reduced};
   kept_segments const rows{plan.kept.in, plan.reduced};
-  if (csr_of<kept_segments>::is(rows) && (plan.kept.in.rank == 0 || plan.kept.out_stride[0] == 1))
+  if (plan.reduced > 0 && csr_of<kept_segments>::is(rows) && (plan.kept.in.rank == 0 || plan.kept.out_stride[0] == 1))
     run_segmented<Policy>(call, first, fixed_segments{plan.reduced}, plan.outputs, stats, d_out, init, op);
   else
     run_segmented<Policy>(call, first, rows, plan.outputs, stats, axes_output<OutIt>{d_out, plan.kept}, init, op);
@@ -167,7 +167,7 @@ void run_default_axes(launch_context const& call, It first, axes_plan const& pla
     run_axes_rows<default_policy>(call, first, plan, d_out, init, op);
   } else {
     if constexpr (rows_first_ok_v<Op, T>) {
-      if (plan.red.stride[0] == 1 && plan.red.extent[0].divisor >= rows_first_min_row) {
+      if (plan.reduced > 0 && plan.red.stride[0] == 1 && plan.red.extent[0].divisor >= rows_first_min_row) {
         run_rows_first(call, first, plan, d_out, init, op);
         return;
       }

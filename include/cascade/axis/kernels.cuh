@@ -125,7 +125,9 @@ struct column_grid {
 
 // axis::columns: neighbouring threads on neighbouring outputs (the kept axis with the smallest input
 // stride), each folding its outputs' items a row apart, CoarseFactor loads of V items in flight; the
-// row lanes of a block are combined in order through shared memory. parts == 1 writes init op the
+// row lanes of a block (its threads beyond g.cols) share a part's rows and are combined in order
+// through shared memory. An op that takes items as read (deposit_all: merge_moments) gets each load's
+// batch, into a state that starts as T{}, its empty state (as the tile loop's fold_in_order does). parts == 1 writes init op the
 // fold to the outputs; otherwise partials[part * outputs + o], a row of the parts x outputs matrix
 // that the next pass reduces the same way. `read` walks the outputs' first items in the input, `kept`
 // their places in the output. RedRank bounds red.rank (1 where the host knows it).
