@@ -99,39 +99,11 @@ int main(int argc, char** argv) {
   std::printf("%-7s %-22s %-38s %9s %9s %9s %8s %6s\n", "family", "shape", "contender", "hot us", "idle us", "cold us",
               "GB/s", "ceil%");
 
-  // One case: a (d0, d1, d2) row-major float array (d0 = 1 for a matrix), the axes in `mask` reduced.
-  auto measure = [&](char const* family, std::vector<long long> const& shape, std::vector<long long> const& axes,
-                     std::vector<contender> const& cs) {
-    if (only != nullptr && std::string(only) != family) return;
-    long long const d0 = shape.size() == 3 ? shape[0] : 1, d1 = shape[shape.size() - 2], d2 = shape.back();
-    unsigned mask = 0;
-    for (long long a : axes) mask |= 1u << (a + (shape.size() == 3 ? 0 : 1));
-    long long const items = d0 * d1 * d2;
-    long long outputs = 1;
-    for (int a = 0; a < 3; ++a)
-      if (!((mask >> a) & 1u)) outputs *= (a == 0 ? d0 : a == 1 ? d1 : d2);
-    long long const reduced = items / outputs;
-    reference_kernel<<<static_cast<unsigned>((outputs + 255) / 256), 256>>>(in, d0, d1, d2, mask, outputs, want,
-                                                                             magnitude);
-    CASCADE_CUDA_CHECK(cudaGetLastError());
-    std::vector<double> w(outputs), m(outputs);
-    CASCADE_CUDA_CHECK(cudaMemcpy(w.data(), want, outputs * sizeof(double), cudaMemcpyDeviceToHost));
-    CASCADE_CUDA_CHECK(cudaMemcpy(m.data(), magnitude, outputs * sizeof(double), cudaMemcpyDeviceToHost));
-    std::vector<bool> agrees(cs.size(), true);
-    std::vector<float> got(outputs);
-    for (std::size_t k = 0; k < cs.size(); ++k) {
-      CASCADE_CUDA_CHECK(cudaMemset(out, 0xff, outputs * sizeof(float)));
-      cs[k].run();
-      CASCADE_CUDA_CHECK(cudaMemcpy(got.data(), out, outputs * sizeof(float), cudaMemcpyDeviceToHost));
-      double const u = std::ldexp(1.0, -24);
-      for (long long o = 0; o < outputs; ++o)
-        if (!(std::fabs(got[o] - w[o]) <= static_cast<double>(reduced + 1) * u * m[o])) {
-          agrees[k] = false;
-          ++failures;
-          std::printf("  %s disagrees at output %lld: %.9g, want %.9g\n", cs[k].name.c_str(), o, got[o], w[o]);
-          break;
-        }
-    }
+  // Times a case's contenders (alternating runs, hot, launch included and cold) and the read ceiling
+  // over its bytes; prints them and keeps their rows.
+  auto report = [&](char const* family, std::vector<long long> const& shape, std::vector<long long> const& axes,
+                    long long items, long long outputs, std::vector<contender> const& cs,
+                    std::vector<bool> const& agrees) {
     double const bytes = static_cast<double>(items) * sizeof(float);
     std::vector<std::function<void()>> calls;
     for (auto const& c : cs) calls.push_back(c.run);
@@ -168,6 +140,42 @@ int main(int argc, char** argv) {
                   "\"cold_gbps\": %.1f}",
                   common.c_str(), ceil_hot, ceil_cold, bytes / ceil_hot / 1e3, bytes / ceil_cold / 1e3);
     rows.push_back(row);
+  };
+
+  // One case: a (d0, d1, d2) row-major float array (d0 = 1 for a matrix), the axes in `mask` reduced.
+  auto measure = [&](char const* family, std::vector<long long> const& shape, std::vector<long long> const& axes,
+                     std::vector<contender> const& cs) {
+    if (only != nullptr && std::string(only) != family) return;
+    long long const d0 = shape.size() == 3 ? shape[0] : 1, d1 = shape[shape.size() - 2], d2 = shape.back();
+    unsigned mask = 0;
+    for (long long a : axes) mask |= 1u << (a + (shape.size() == 3 ? 0 : 1));
+    long long const items = d0 * d1 * d2;
+    long long outputs = 1;
+    for (int a = 0; a < 3; ++a)
+      if (!((mask >> a) & 1u)) outputs *= (a == 0 ? d0 : a == 1 ? d1 : d2);
+    long long const reduced = items / outputs;
+    reference_kernel<<<static_cast<unsigned>((outputs + 255) / 256), 256>>>(in, d0, d1, d2, mask, outputs, want,
+                                                                             magnitude);
+    CASCADE_CUDA_CHECK(cudaGetLastError());
+    std::vector<double> w(outputs), m(outputs);
+    CASCADE_CUDA_CHECK(cudaMemcpy(w.data(), want, outputs * sizeof(double), cudaMemcpyDeviceToHost));
+    CASCADE_CUDA_CHECK(cudaMemcpy(m.data(), magnitude, outputs * sizeof(double), cudaMemcpyDeviceToHost));
+    std::vector<bool> agrees(cs.size(), true);
+    std::vector<float> got(outputs);
+    for (std::size_t k = 0; k < cs.size(); ++k) {
+      CASCADE_CUDA_CHECK(cudaMemset(out, 0xff, outputs * sizeof(float)));
+      cs[k].run();
+      CASCADE_CUDA_CHECK(cudaMemcpy(got.data(), out, outputs * sizeof(float), cudaMemcpyDeviceToHost));
+      double const u = std::ldexp(1.0, -24);
+      for (long long o = 0; o < outputs; ++o)
+        if (!(std::fabs(got[o] - w[o]) <= static_cast<double>(reduced + 1) * u * m[o])) {
+          agrees[k] = false;
+          ++failures;
+          std::printf("  %s disagrees at output %lld: %.9g, want %.9g\n", cs[k].name.c_str(), o, got[o], w[o]);
+          break;
+        }
+    }
+    report(family, shape, axes, items, outputs, cs, agrees);
   };
 
   using columns_policy = cascade::policy<256, 8, cascade::tree::shuffle, cascade::axis::columns>;
@@ -225,41 +233,7 @@ int main(int argc, char** argv) {
         agrees[k] = k > 0 || check();  // (the first contender is the one checked; the others are baselines)
         if (!agrees[k]) ++failures;
       }
-      double const bytes = static_cast<double>(items) * sizeof(float);
-      std::vector<std::function<void()>> calls;
-      for (auto const& c : cs) calls.push_back(c.run);
-      std::vector<double> const hot = t.median_group_us_budget(calls, cascade_bench::mode::hot, 31, 3e5);
-      std::vector<double> const idle = t.median_group_us_budget(calls, cascade_bench::mode::hot_idle, 31, 3e5);
-      std::vector<double> const cold = t.median_group_us_budget(calls, cascade_bench::mode::cold, 31, 3e5);
-      double const ceil_hot = cascade_measure::best_read_ceiling_us(t, in, static_cast<std::size_t>(bytes), cascade_bench::mode::hot);
-      double const ceil_cold = cascade_measure::best_read_ceiling_us(t, in, static_cast<std::size_t>(bytes), cascade_bench::mode::cold);
-      std::string shape_text;
-      for (std::size_t i = 0; i < shape.size(); ++i) shape_text += (i ? "x" : "") + std::to_string(shape[i]);
-      std::string const common = "\"family\": \"moments\", \"shape\": " + json_list(shape) + ", \"axes\": " +
-                                 json_list(axes) + ", \"item\": \"float32\", \"items\": " + std::to_string(items) +
-                                 ", \"outputs\": " + std::to_string(outputs) +
-                                 ", \"bytes\": " + std::to_string(static_cast<long long>(bytes));
-      for (std::size_t k = 0; k < cs.size(); ++k) {
-        std::printf("%-7s %-22s %-38s %9.1f %9.1f %9.1f %8.0f %5.0f%%%s\n", "moments", shape_text.c_str(),
-                    cs[k].name.c_str(), hot[k], idle[k], cold[k], bytes / cold[k] / 1e3, 100 * ceil_cold / cold[k],
-                    agrees[k] ? "" : "  DISAGREES");
-        char row[1024];
-        std::snprintf(row, sizeof row,
-                      "{\"kind\": \"timing\", %s, \"name\": \"%s\", \"library\": \"cascade\", \"policy\": \"%s\", "
-                      "\"clock\": \"gpu\", \"hot_us\": %.3f, \"hot_idle_us\": %.3f, \"cold_us\": %.3f, "
-                      "\"hot_gbps\": %.1f, \"cold_gbps\": %.1f, \"agrees\": %s}",
-                      common.c_str(), cs[k].name.c_str(), cs[k].policy.c_str(), hot[k], idle[k], cold[k],
-                      bytes / hot[k] / 1e3, bytes / cold[k] / 1e3, agrees[k] ? "true" : "false");
-        rows.push_back(row);
-      }
-      std::printf("%-7s %-22s %-38s %9.1f %9s %9.1f %8.0f\n", "moments", shape_text.c_str(), "read ceiling", ceil_hot, "",
-                  ceil_cold, bytes / ceil_cold / 1e3);
-      char row[1024];
-      std::snprintf(row, sizeof row,
-                    "{\"kind\": \"ceiling\", %s, \"hot_us\": %.3f, \"cold_us\": %.3f, \"hot_gbps\": %.1f, "
-                    "\"cold_gbps\": %.1f}",
-                    common.c_str(), ceil_hot, ceil_cold, bytes / ceil_hot / 1e3, bytes / ceil_cold / 1e3);
-      rows.push_back(row);
+      report("moments", shape, axes, items, outputs, cs, agrees);
     };
     auto close = [](double got, double want, double rel) { return std::fabs(got - want) <= rel * std::fabs(want); };
     long long const n = most;
