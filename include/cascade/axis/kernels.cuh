@@ -162,53 +162,29 @@ __global__ void __launch_bounds__(BlockSize)
       bool has = false;
       // Folds `run` items `step` apart from first + at, CoarseFactor loads of V items in flight.
       auto const fold_run = [&](long long at, long long step, long long run) {
+        using I = item_t<T, Op, typename items::X>;  // as read where the op deposits items (merge_moments), else T
         long long i = 0;
-        if constexpr (deposits<Op, T, item_value_t<typename items::X>>) {
-          // An op that takes items as read (merge_moments): a load's batch to each output's state.
-          using I = item_value_t<typename items::X>;
-          for (; run - i >= CoarseFactor; i += CoarseFactor) {
-            typename items::raw r[CoarseFactor];
+        for (; run - i >= CoarseFactor; i += CoarseFactor) {
+          typename items::raw r[CoarseFactor];
 #pragma unroll
-            for (int k = 0; k < CoarseFactor; ++k) r[k] = items::load(first, at + (i + k) * step);
+          for (int k = 0; k < CoarseFactor; ++k) r[k] = items::load(first, at + (i + k) * step);
 #pragma unroll
-            for (int v = 0; v < V; ++v) {
-              I batch[CoarseFactor];
+          for (int v = 0; v < V; ++v) {
+            I batch[CoarseFactor];
 #pragma unroll
-              for (int k = 0; k < CoarseFactor; ++k)
-                batch[k] = static_cast<I>(items::item(first, r[k], v, at + (i + k) * step));
-              op.deposit_all(acc[v], batch);
-            }
+            for (int k = 0; k < CoarseFactor; ++k) batch[k] = static_cast<I>(items::item(first, r[k], v, at + (i + k) * step));
+            fold_in_order(acc[v], !has, batch, op);
           }
-          for (; i < run; ++i) {
-            typename items::raw const r = items::load(first, at + i * step);
+          has = true;
+        }
+        for (; i < run; ++i) {
+          typename items::raw const r = items::load(first, at + i * step);
 #pragma unroll
-            for (int v = 0; v < V; ++v) op.deposit(acc[v], static_cast<I>(items::item(first, r, v, at + i * step)));
+          for (int v = 0; v < V; ++v) {
+            I const one[1] = {static_cast<I>(items::item(first, r, v, at + i * step))};
+            fold_in_order(acc[v], !has, one, op);
           }
-          has = has || run > 0;
-        } else {
-          for (; run - i >= CoarseFactor; i += CoarseFactor) {
-            typename items::raw r[CoarseFactor];
-#pragma unroll
-            for (int k = 0; k < CoarseFactor; ++k) r[k] = items::load(first, at + (i + k) * step);
-#pragma unroll
-            for (int k = 0; k < CoarseFactor; ++k) {
-#pragma unroll
-              for (int v = 0; v < V; ++v) {
-                T const x = static_cast<T>(items::item(first, r[k], v, at + (i + k) * step));
-                acc[v] = has ? static_cast<T>(op(acc[v], x)) : x;
-              }
-              has = true;
-            }
-          }
-          for (; i < run; ++i) {
-            typename items::raw const r = items::load(first, at + i * step);
-#pragma unroll
-            for (int v = 0; v < V; ++v) {
-              T const x = static_cast<T>(items::item(first, r, v, at + i * step));
-              acc[v] = has ? static_cast<T>(op(acc[v], x)) : x;
-            }
-            has = true;
-          }
+          has = true;
         }
       };
       if constexpr (striped) {
