@@ -119,6 +119,30 @@ void several() {
   expect(cuda::std::get<0>(c[1]) == 15 && cuda::std::get<1>(c[3]) == 11, "fused along an axis");
 }
 
+void positions() {
+  // the row-major 3 x 4 matrix
+  //   3 1 4 1
+  //   5 9 2 6
+  //   5 3 5 8
+  float const items[] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8};
+  thrust::device_vector<float> m(items, items + 12);
+  thrust::device_vector<cascade::indexed<float>> lo(4), hi(3);
+  float const* d = thrust::raw_pointer_cast(m.data());
+  // [arg_axis]
+  // where every column's smallest item is (torch.argmin(x, dim=0)), and every row's largest
+  cascade::argmin_axis_into(cascade::default_policy{}, cascade::view(d, {3, 4}), 0,
+                            cascade::view(thrust::raw_pointer_cast(lo.data()), {4}));
+  cascade::argmax_axis_into(cascade::default_policy{}, cascade::view(d, {3, 4}), -1,
+                            cascade::view(thrust::raw_pointer_cast(hi.data()), {3}));
+  // lo: {0, 3}, {0, 1}, {1, 2}, {0, 1}    hi: {2, 4}, {1, 9}, {3, 8}   ({index along the axis, item})
+  // [/arg_axis]
+  thrust::host_vector<cascade::indexed<float>> const l(lo), h(hi);
+  expect(l[0].index == 0 && l[0].value == 3 && l[1].index == 0 && l[2].index == 1 && l[2].value == 2 &&
+             l[3].index == 0 && l[3].value == 1,
+         "argmin along the columns");
+  expect(h[0].index == 2 && h[0].value == 4 && h[1].index == 1 && h[1].value == 9 && h[2].index == 3, "argmax along the rows");
+}
+
 }  // namespace axes_examples
 
 int main() {
@@ -127,5 +151,6 @@ int main() {
   axes_examples::strided();
   axes_examples::statistics();
   axes_examples::several();
+  axes_examples::positions();
   return axes_examples::failures;
 }

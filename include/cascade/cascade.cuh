@@ -8,6 +8,7 @@
 //   int total = cascade::reduce(policy{}, d_values, d_values + n, 0);
 #pragma once
 
+#include "algorithm/arg_axis.cuh"
 #include "algorithm/count.cuh"
 #include "algorithm/element.cuh"
 #include "algorithm/fused.cuh"

@@ -188,6 +188,26 @@ void run_axes(launch_context const& call, It first, axes_plan const& plan, OutIt
   }
 }
 
+// Plans an axis call, checks its memory, and hands the plan to run(call, plan); nothing where there is
+// no output. `in` is the caller's input (its items are what the checks see).
+template <class Policy, class It, class OutIt, class Run>
+void with_axes_plan(Policy const& policy, array_view<It> const& in, unsigned mask, array_view<OutIt> const& out,
+                    bool commutative, char const* who, Run&& run) {
+  axes_plan const plan = make_axes_plan(in, out, mask, commutative, who);
+  if (plan.outputs == 0) return;
+  launch_context const call(policy.stream(), current_device());  // a clear cuda_error when there is no device
+  check_device_accessible(out.data, "the output");
+  if (plan.reduced > 0) {
+    check_device_accessible(in.data, "the input");
+    long long const available = items_to_allocation_end(in.data);
+    if (available >= 0 && plan.span > available)
+      throw std::invalid_argument(std::string(who) + ": the input's extents and strides reach item " +
+                                  std::to_string(plan.span - 1) + ", beyond its " + std::to_string(available) +
+                                  " items (its allocation's end)");
+  }
+  run(call, plan);
+}
+
 // The axis calls' work: `in` is what the checks see (the caller's input), `read` what the kernels
 // read (in.data, or a view of it).
 template <class Policy, class It, class ReadIt, class OutIt, class T, class Op>
@@ -199,19 +219,10 @@ void axes_call(Policy const& policy, array_view<It> const& in, ReadIt read, axes
   } else if constexpr (axes_policy_ok<Policy>() && segmented_arguments_ok<It, T, Op>()) {
     static_assert(std::is_pointer_v<OutIt>,
                   "cascade::reduce_axes_into: the output is written through a pointer to device memory; view one");
-    axes_plan const plan = make_axes_plan(in, out, which.mask(in.rank, who), is_commutative_v<Op>, who);
-    if (plan.outputs == 0) return;
-    launch_context const call(policy.stream(), current_device());  // a clear cuda_error when there is no device
-    check_device_accessible(out.data, "the output");
-    if (plan.reduced > 0) {
-      check_device_accessible(in.data, "the input");
-      long long const available = items_to_allocation_end(in.data);
-      if (available >= 0 && plan.span > available)
-        throw std::invalid_argument(std::string(who) + ": the input's extents and strides reach item " +
-                                    std::to_string(plan.span - 1) + ", beyond its " + std::to_string(available) +
-                                    " items (its allocation's end)");
-    }
-    run_axes<Policy>(call, read, plan, out.data, init, op);
+    with_axes_plan(policy, in, which.mask(in.rank, who), out, is_commutative_v<Op>, who,
+                   [&](launch_context const& call, axes_plan const& plan) {
+                     run_axes<Policy>(call, read, plan, out.data, init, op);
+                   });
   }
 }
 

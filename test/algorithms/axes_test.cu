@@ -4,7 +4,9 @@
 // over ranks 1..4, every subset of the axes, extents 0, 1, primes and powers of two, row-major,
 // column-major, padded and permuted strides, broadcast (stride 0) axes, outputs with and without the
 // reduced axes; mdspan layouts; more than 2^32 items through a counting iterator; graph capture; and
-// the argument errors, which leave the output as it was.
+// the argument errors, which leave the output as it was. argmin_axis_into and argmax_axis_into along
+// every axis of random shapes (ties, NaN, signed zeros) under five policies, against the op folded on
+// the host in index order.
 #include <doctest/doctest.h>
 
 #include <cascade/cascade.cuh>
@@ -20,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -418,6 +421,86 @@ TEST_CASE("reduce_axes_into: captured in a graph, replayed on new items") {
   cudaStreamDestroy(stream);
 }
 
+// argmin_axis_into / argmax_axis_into along every axis of `c`'s shape under `policy`, against the op
+// folded on the host along the axis in index order (the first smallest / largest; NaN, -0 and +0 by
+// argmin's ranks): the index and the value's bits. An axis of extent 0 must throw and write nothing.
+template <class Op, class Policy, class X>
+void check_arg(Policy policy, std::vector<X> const& h_in, shape const& in, std::string const& what) {
+  thrust::device_vector<X> d_in(h_in.begin(), h_in.end());
+  for (int axis = 0; axis < in.rank; ++axis) {
+    unsigned const mask = 1u << axis;
+    shape const out = output_shape(in, mask, axis % 2 == 1);
+    std::size_t const out_items = static_cast<std::size_t>(std::max(1ll, out.size()));
+    cascade::indexed<X> const mark{-5, X(7)};
+    thrust::device_vector<cascade::indexed<X>> d_out(out_items, mark);
+    auto const in_view = view_of(thrust::raw_pointer_cast(d_in.data()), in);
+    auto const out_view = view_of(thrust::raw_pointer_cast(d_out.data()), out);
+    int const named = axis == in.rank - 1 ? -1 : axis;  // the last axis counted from the end
+    std::string const where = what + ", " + in.text() + ", axis " + std::to_string(axis);
+    INFO(where);
+    auto const call = [&] {
+      if constexpr (std::is_same_v<Op, cascade::arg_min>) cascade::argmin_axis_into(policy, in_view, named, out_view);
+      else cascade::argmax_axis_into(policy, in_view, named, out_view);
+    };
+    if (in.extents[axis] == 0) {
+      CHECK_THROWS_AS(call(), std::invalid_argument);
+    } else {
+      call();
+    }
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    thrust::host_vector<cascade::indexed<X>> const got(d_out.begin(), d_out.end());
+    if (in.extents[axis] == 0 || out.size() == 0) {
+      for (auto const& g : got) REQUIRE((g.index == mark.index && g.value == mark.value));
+      continue;
+    }
+    shape along = in;  // the kept indices: the axis at 0
+    along.extents[axis] = 1;
+    std::vector<cascade::indexed<X>> want(out_items, cascade::detail::arg_call<Op, X>::init());
+    for (long long o = 0; o < along.size(); ++o) {
+      long long base = 0, where_out = 0, rest = o;
+      int k = out.rank - 1;
+      for (int a = in.rank - 1; a >= 0; --a) {
+        long long const i = rest % along.extents[a];
+        rest /= along.extents[a];
+        base += i * in.strides[a];
+        if (a != axis || out.rank == in.rank) where_out += i * out.strides[k--];
+      }
+      cascade::indexed<X> acc = cascade::detail::arg_call<Op, X>::init();
+      for (long long i = 0; i < in.extents[axis]; ++i) acc = Op{}(acc, cascade::indexed<X>{i, h_in[base + i * in.strides[axis]]});
+      want[where_out] = acc;
+    }
+    for (std::size_t i = 0; i < out_items; ++i) {
+      INFO("output ", i, " of ", out_items);
+      REQUIRE(got[i].index == want[i].index);
+      REQUIRE(std::memcmp(&got[i].value, &want[i].value, sizeof(X)) == 0);
+    }
+  }
+}
+
+TEST_CASE("argmin_axis_into, argmax_axis_into: random shapes, ties, NaN and signed zeros, five policies") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0xA8E9);
+  float const values[] = {-2.0f, -1.0f, -0.0f, 0.0f, 1.0f, 2.0f, INFINITY, -INFINITY, NAN};
+  for (int round = 0; round < 40; ++round) {
+    case_data const c = random_case(rng, round < 32 ? 4096 : (1 << 18));
+    std::vector<float> h(c.floats.size());
+    int const spread = round % 3 == 0 ? 9 : 8;  // a third of the rounds hold NaNs
+    for (auto& x : h) x = values[rng() % spread];
+    if (round % 4 == 1)
+      for (auto& x : h) x = static_cast<float>(rng() % 100000);  // few ties
+    auto const both = [&](auto policy, std::string const& name) {
+      check_arg<cascade::arg_min>(policy, h, c.in, name + ", argmin, " + c.text);
+      check_arg<cascade::arg_max>(policy, h, c.in, name + ", argmax, " + c.text);
+    };
+    both(cascade::default_policy{}, "default_policy");
+    both(cascade::policy<256, 4, cascade::tree::shuffle, cascade::axis::columns>{}, "axis::columns <256, 4>");
+    both(cascade::policy<128, 2, cascade::tree::shuffle, cascade::axis::blocks>{}, "axis::blocks <128, 2>");
+    both(cascade::policy<128, 4, cascade::tree::shuffle, cascade::segment::warp<32>>{}, "segment::warp<32> <128, 4>");
+    both(cascade::policy<256, 4, cascade::tree::shuffle, cascade::segment::blocks>{}, "segment::blocks <256, 4>");
+    check_arg<cascade::arg_max>(cascade::default_policy{}, c.ints, c.in, "default_policy, int argmax, " + c.text);
+  }
+}
+
 TEST_CASE("reduce_axes_into: argument errors are std::invalid_argument and write nothing") {
   thrust::device_vector<int> d(6 * 4, 1);
   thrust::device_vector<int> out(6, -5);
@@ -440,12 +523,21 @@ TEST_CASE("reduce_axes_into: argument errors are std::invalid_argument and write
   CHECK_THROWS_AS(cascade::reduce_axes_into(policy, cascade::view(thrust::raw_pointer_cast(d.data()), {6, 4}, {5, 1}),
                                             cascade::axes{1}, cascade::view(o, {6}), 0, cascade::plus{}),
                   std::invalid_argument);
+  // argmin along an axis of extent 0 has no position to return; an axis out of range
+  thrust::device_vector<cascade::indexed<int>> pairs(6, cascade::indexed<int>{-5, -5});
+  auto const pair_out = cascade::view(thrust::raw_pointer_cast(pairs.data()), {6});
+  CHECK_THROWS_AS(cascade::argmin_axis_into(policy, cascade::view(thrust::raw_pointer_cast(d.data()), {6, 0}), 1, pair_out),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(cascade::argmax_axis_into(policy, in, 2, pair_out), std::invalid_argument);
+  CHECK_THROWS_AS(cascade::argmax_axis_into(policy, in, 0, pair_out), std::invalid_argument);  // 6 outputs for 4
   CHECK_THROWS_AS(cascade::view(o, {6, 4}, {4}), std::invalid_argument);
   CHECK_THROWS_AS(cascade::view(o, {6, -4}), std::invalid_argument);
   CHECK_THROWS_AS(cascade::view(o, {6, 4}, {4, -1}), std::invalid_argument);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   thrust::host_vector<int> const h(out);
   for (int x : h) CHECK(x == -5);
+  thrust::host_vector<cascade::indexed<int>> const hp(pairs);
+  for (auto const& x : hp) CHECK((x.index == -5 && x.value == -5));
 }
 
 }  // TEST_SUITE
