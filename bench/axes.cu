@@ -14,7 +14,11 @@
 // joins the two files.
 //
 //   cascade-axes [--out FILE] [--commit SHA] [--driver VERSION]
-// CASCADE_AXES_ONLY=<family> runs one family alone (for a profiler).
+// CASCADE_AXES_ONLY=<family> runs one family alone (for a profiler). CASCADE_AXES_ONLY=sweep runs only
+// the default's check (not part of the run above): column and row sums of 2^22 and 2^26 floats over
+// row lengths 4 .. 2^20, the default beside axis::columns at several block sizes and coarse factors
+// (column sums) and the segment owners that fit the row length (row sums), to see where the default's
+// rule stands against the best of them (scripts/axes_tables.py --sweep).
 #include <cascade/cascade.cuh>
 
 #include <cmath>
@@ -216,6 +220,48 @@ int main(int argc, char** argv) {
                 cascade::reduce_axes_into(blocks_policy{}, cascade::view(in, {a, b, c}), cascade::axes{0, 2},
                                           cascade::view(out, {b}), 0.0f, cascade::plus{});
               }}});
+  }
+
+  // sweep: the default's rule against each owner, over the shapes between the bench's
+  if (only != nullptr && std::string(only) == "sweep") {
+    auto const axis_call = [=](auto policy, long long r, long long c, int axis) {
+      return [=] {
+        cascade::reduce_axes_into(policy, cascade::view(in, {r, c}), cascade::axes{axis},
+                                  cascade::view(out, {axis == 0 ? c : r}), 0.0f, cascade::plus{});
+      };
+    };
+    using cascade::policy;
+    using cascade::tree::shuffle;
+    namespace axis = cascade::axis;
+    namespace segment = cascade::segment;
+    for (long long n : {1ll << 22, 1ll << 26})
+      for (long long c = 4; c <= (1ll << 20); c *= 4) {
+        long long const r = n / c;
+        // (the owners that fit each shape: one far off, thousands of times slower, would leave the
+        // group few runs and the GPU's clocks ramped down for the next contender)
+        measure("sweep", {r, c}, {0},
+                {{"default", "default", axis_call(cascade::default_policy{}, r, c, 0)},
+                 {"axis::columns <256, 4>", "axis::columns<256, 4>", axis_call(policy<256, 4, shuffle, axis::columns>{}, r, c, 0)},
+                 {"axis::columns <256, 8>", "axis::columns<256, 8>", axis_call(policy<256, 8, shuffle, axis::columns>{}, r, c, 0)},
+                 {"axis::columns <128, 4>", "axis::columns<128, 4>", axis_call(policy<128, 4, shuffle, axis::columns>{}, r, c, 0)},
+                 {"axis::columns <512, 2>", "axis::columns<512, 2>", axis_call(policy<512, 2, shuffle, axis::columns>{}, r, c, 0)}});
+        if (r > (1ll << 20)) continue;  // (the outputs buffer)
+        std::vector<contender> rows_cs = {{"default", "default", axis_call(cascade::default_policy{}, r, c, 1)}};
+        if (c <= 64)
+          rows_cs.push_back({"segment::thread <256, 4>", "segment::thread<256, 4>", axis_call(policy<256, 4, shuffle, segment::thread>{}, r, c, 1)});
+        if (c <= 1024)
+          rows_cs.push_back({"segment::warp<8> <256, 4>", "segment::warp<8><256, 4>", axis_call(policy<256, 4, shuffle, segment::warp<8>>{}, r, c, 1)});
+        if (c >= 16 && c <= 16384)
+          rows_cs.push_back({"segment::warp<32> <128, 4>", "segment::warp<32><128, 4>",
+                             axis_call(policy<128, 4, shuffle, segment::warp<32>>{}, r, c, 1)});
+        if (c >= 256)
+          rows_cs.push_back({"segment::block <256, 4>", "segment::block<256, 4>", axis_call(policy<256, 4, shuffle, segment::block>{}, r, c, 1)});
+        if (c >= 4096)
+          rows_cs.push_back({"segment::blocks <256, 4>", "segment::blocks<256, 4>", axis_call(policy<256, 4, shuffle, segment::blocks>{}, r, c, 1)});
+        if (c >= 1024)
+          rows_cs.push_back({"axis::blocks <256, 4>", "axis::blocks<256, 4>", axis_call(policy<256, 4, shuffle, axis::blocks>{}, r, c, 1)});
+        measure("sweep", {r, c}, {1}, rows_cs);
+      }
   }
 
   // moments: mean and variance checked against double folds (the mean's, then the squared deviations')

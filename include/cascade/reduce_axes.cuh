@@ -66,7 +66,9 @@ constexpr bool axes_policy_ok() {
 // Each output's items as a segment, under Policy's segment owner (or the segmented default), where
 // they are one contiguous run from the output's first item (plan.contiguous_rows(); rows back to back
 // are CSR, read as batched_reduce's: csr_of<kept_segments>).
-// Rows back to back into outputs side by side are batched_reduce's call exactly.
+// Rows back to back into outputs side by side are batched_reduce's call exactly, and run as it: the
+// general form (each segment's start and each output's place walked from the plan) took 95 us where
+// this takes 77 at 2^20 rows of 64 floats, 15 against 10 at 2^20 rows of 4 (H200).
 template <class Policy, class T, class It, class OutIt, class Op>
 void run_axes_rows(launch_context const& call, It first, axes_plan const& plan, OutIt d_out, T init, Op op) {
   segment_stats const stats{plan.outputs * plan.reduced, plan.reduced};
@@ -159,9 +161,21 @@ void run_rows_first(launch_context const& call, It first, axes_plan const& plan,
 // (axis::columns); each output's items as a segment (the segmented default) where they are one
 // contiguous run; sums of long contiguous rows in two steps (run_rows_first); otherwise a block an
 // output (axis::blocks: rows of the innermost axis, striped).
+// Column folds of 8-byte or smaller accumulators over this many rows or more keep 8 loads in flight a
+// thread, others 4: 1.2-1.3x faster at 2^16 x 64 and 2^14 x 256 floats, within 1.5% either way from
+// 2^26 items, and 4 was 7% faster at 256 x 2^18 (the sweep of cascade-axes, H200; docs/notes/axes.md).
+// A wider accumulator keeps 4 (moments at 8 took 146-170 registers a thread).
+inline constexpr long long columns_deep_rows = 4096;
+
 template <class T, class It, class OutIt, class Op>
 void run_default_axes(launch_context const& call, It first, axes_plan const& plan, OutIt d_out, T init, Op op) {
   if (!plan.reduced_inner()) {
+    if constexpr (sizeof(T) <= 8) {
+      if (plan.reduced >= columns_deep_rows) {
+        axis_owner<axis::columns>::run<policy<256, 8, tree::shuffle, axis::columns>>(call, first, plan, d_out, init, op);
+        return;
+      }
+    }
     axis_owner<axis::columns>::run<policy<256, 4, tree::shuffle, axis::columns>>(call, first, plan, d_out, init, op);
   } else if (plan.contiguous_rows()) {
     run_axes_rows<default_policy>(call, first, plan, d_out, init, op);

@@ -24,18 +24,20 @@ inline constexpr int max_rank = 8;
 // Linear index -> offset over `rank` axes (innermost first): digit a of the index (row-major over the
 // extents, the innermost fastest) steps stride[a]. The divisions are fast_divmod's, fixed on the host;
 // the outermost digit is what is left (index is below the extents' product), so one axis divides nothing.
+// Every array index is a constant once unrolled: an index of the runtime rank (stride[rank - 1]) would
+// put a copy of a walk that is not a kernel parameter (a view moved by operator+) on the thread's stack.
 __host__ __device__ __forceinline__ long long walk_offset(int rank, fast_divmod const* extent, long long const* stride,
                                                           long long index) {
   long long off = 0;
 CASCADE_UNROLL
-  for (int a = 0; a < max_rank - 1; ++a) {
-    if (a < rank - 1) {
-      long long const q = extent[a].div(index);
+  for (int a = 0; a < max_rank; ++a) {
+    if (a < rank) {
+      long long const q = a < rank - 1 ? extent[a].div(index) : 0;
       off += (index - q * extent[a].divisor) * stride[a];
       index = q;
     }
   }
-  return rank > 0 ? off + index * stride[rank - 1] : 0;
+  return off;
 }
 
 // A set of axes to walk, innermost first.

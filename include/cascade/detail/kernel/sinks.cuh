@@ -16,7 +16,7 @@ template <class T>
 inline constexpr bool may_have_padding = !cuda::std::is_arithmetic_v<T> && !cuda::std::has_unique_object_representations_v<T>;
 
 template <class OutIt, class T>
-__device__ void store_value(OutIt out, T const& value) {
+__device__ __forceinline__ void store_value(OutIt out, T const& value) {
   if constexpr (cuda::std::is_same_v<OutIt, T*> && may_have_padding<T> && sizeof(T) % 4 == 0 && alignof(T) >= 4) {
     auto* words = reinterpret_cast<unsigned volatile*>(out);  // volatile: kept even where *out = value rewrites it
 #pragma unroll
