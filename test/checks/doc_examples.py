@@ -56,6 +56,15 @@ for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(roo
         print(('[ok]   ' if ok else '[FAIL] ') + '%s: a table of%s from %s%s' % (
             os.path.relpath(doc, root), args, script, '' if ok else ': rows not printed:\n  ' + '\n  '.join(missing[:5])))
         passed, failed = passed + ok, failed + (not ok)
+# ... and a marker with no table under it is a table lost, not one checked.
+for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(root, 'docs', '*.md'))):
+    lines = open(doc).read().split('\n')
+    for i, line in enumerate(lines):
+        if '<!-- rows from:' in line:
+            ok = i + 1 < len(lines) and lines[i + 1].startswith('|')
+            if not ok:
+                print('[FAIL] %s:%d: a rows-from marker with no table on the line under it' % (os.path.relpath(doc, root), i + 1))
+            passed, failed = passed + ok, failed + (not ok)
 # A code block after `<!-- output of: scripts/NAME.py ARGS -->`: exactly what that script prints.
 output_of = re.compile(r'<!-- output of: (scripts/[\w.]+\.py)((?: \S+)*) -->\n```[a-z]*\n(.*?)```', re.S)
 for doc in [os.path.join(root, 'README.md')] + sorted(glob.glob(os.path.join(root, 'docs', '*.md'))):
