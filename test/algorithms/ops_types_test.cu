@@ -142,10 +142,16 @@ void check_floating_type() {
 TEST_SUITE("gpu") {
 
 #if defined(CASCADE_TEST_GROUP_INTEGERS)
+#ifdef CASCADE_OPS_FEW  // a compile check (test/meson.build): one type of each size class
+TEST_CASE_TEMPLATE("integer types: every op and its identity", T, std::int8_t, std::uint32_t, std::int64_t) {
+  check_integer_type<T>();
+}
+#else
 TEST_CASE_TEMPLATE("integer types: every op and its identity", T, std::int8_t, std::uint8_t, std::int16_t,
                    std::uint16_t, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t) {
   check_integer_type<T>();
 }
+#endif
 
 TEST_CASE("int8 input with an int32 init accumulates in int32") {
   CASCADE_SEED_INFO();

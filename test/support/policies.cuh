@@ -1,5 +1,7 @@
 // Sweeps over policies at compile time: for_each_policy<Tree, Finish>(f) calls f(policy{}) for every
-// block size 32..1024 and coarse factor 1, 2, 8.
+// block size 32..1024 and coarse factor 1, 2, 8; where the build only compile-checks the tests
+// (CASCADE_TEST_FEW_POLICIES: test/meson.build's -Dmerge-units=true, no GPU) the smallest, a middle and
+// the largest block size with coarse factors 1 and 8, a third of the instantiations.
 #pragma once
 
 #include <cascade/cascade.cuh>
@@ -9,8 +11,13 @@
 
 namespace cascade_test {
 
+#ifdef CASCADE_TEST_FEW_POLICIES
+inline constexpr int block_sizes[] = {32, 256, 1024};
+inline constexpr int coarse_factors[] = {1, 8};
+#else
 inline constexpr int block_sizes[] = {32, 64, 128, 256, 512, 1024};
 inline constexpr int coarse_factors[] = {1, 2, 8};
+#endif
 
 template <class Tree, class Finish, class F, std::size_t... I>
 void for_each_policy_impl(F&& f, std::index_sequence<I...>) {
