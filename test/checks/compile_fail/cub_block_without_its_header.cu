@@ -1,4 +1,5 @@
 // expect: tree::cub_block's is in <cascade/tree/cub_block.cuh>
+// alone: tests a missing include, which the shared compile's includes would supply
 #include <cascade/cascade.cuh>
 // cascade.cuh has tree::cub_block's tag (the registry lists it) but not its code, cub::BlockReduce,
 // so that including cascade pulls in nothing of CUB: naming it asks for its header.
