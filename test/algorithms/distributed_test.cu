@@ -673,6 +673,67 @@ TEST_CASE("share_unique_id: rank 0 writes the id, the others read the same bytes
   std::remove(dir_template);
 }
 
+TEST_CASE("launch_from_environment: each launcher's variables, the first set winning; what is wrong, named") {
+  // Every launcher variable saved and cleared (the test itself may run under scripts/launch-ranks.sh), then
+  // restored.
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved;
+  for (auto const& l : cascade::detail::launchers)
+    for (char const* name : {l.rank, l.size, l.local_rank}) {
+      char const* v = std::getenv(name);
+      saved.emplace_back(name, v ? std::optional<std::string>(v) : std::nullopt);
+      unsetenv(name);
+    }
+  auto const message = [] {
+    try {
+      (void)cascade::launch_from_environment();
+    } catch (std::invalid_argument const& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  CHECK(message().find("no launcher's rank variable is set") != std::string::npos);
+  CHECK(message().find("SLURM_PROCID") != std::string::npos);
+
+  setenv("SLURM_PROCID", "5", 1), setenv("SLURM_NTASKS", "8", 1), setenv("SLURM_LOCALID", "1", 1);
+  cascade::launch l = cascade::launch_from_environment();
+  CHECK(l.rank == 5);
+  CHECK(l.size == 8);
+  CHECK(l.local_rank == 1);
+  CHECK(std::string(l.launcher) == "Slurm");
+  // torchrun under srun: torchrun's ranks, not Slurm's tasks
+  setenv("RANK", "3", 1), setenv("WORLD_SIZE", "16", 1), setenv("LOCAL_RANK", "3", 1);
+  l = cascade::launch_from_environment();
+  CHECK((l.rank == 3 && l.size == 16 && l.local_rank == 3 && std::string(l.launcher) == "torchrun"));
+  setenv("CASCADE_RANK", "1", 1), setenv("CASCADE_NRANKS", "2", 1), setenv("CASCADE_DEVICE", "1", 1);
+  l = cascade::launch_from_environment();
+  CHECK((l.rank == 1 && l.size == 2 && l.local_rank == 1));
+  for (char const* name : {"CASCADE_RANK", "CASCADE_NRANKS", "CASCADE_DEVICE", "RANK", "WORLD_SIZE", "LOCAL_RANK"}) unsetenv(name);
+  setenv("OMPI_COMM_WORLD_RANK", "0", 1), setenv("OMPI_COMM_WORLD_SIZE", "4", 1), setenv("OMPI_COMM_WORLD_LOCAL_RANK", "0", 1);
+  CHECK(std::string(cascade::launch_from_environment().launcher) == "Open MPI");
+  for (char const* name : {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK"}) unsetenv(name);
+  setenv("PMI_RANK", "2", 1), setenv("PMI_SIZE", "3", 1), setenv("MPI_LOCALRANKID", "2", 1);
+  l = cascade::launch_from_environment();
+  CHECK((l.rank == 2 && l.size == 3 && l.local_rank == 2 && std::string(l.launcher) == "MPICH (Hydra)"));
+
+  // what is wrong, named: a missing size or local rank, a word, a rank past the size
+  unsetenv("MPI_LOCALRANKID");
+  CHECK(message().find("PMI_RANK is set (MPICH (Hydra)) but MPI_LOCALRANKID is not") != std::string::npos);
+  setenv("MPI_LOCALRANKID", "two", 1);
+  CHECK(message().find("MPI_LOCALRANKID=two is not a number") != std::string::npos);
+  setenv("MPI_LOCALRANKID", "0", 1), setenv("PMI_RANK", "3", 1);
+  CHECK(message().find("PMI_RANK=3 is not a rank of PMI_SIZE=3") != std::string::npos);
+  setenv("PMI_RANK", "-1", 1);
+  CHECK(message().find("PMI_RANK=-1 is not a number") != std::string::npos);
+  for (char const* name : {"PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID"}) unsetenv(name);
+  // Slurm's, still set, answer again
+  CHECK(std::string(cascade::launch_from_environment().launcher) == "Slurm");
+
+  for (auto const& [name, value] : saved) {
+    if (value) setenv(name.c_str(), value->c_str(), 1);
+    else unsetenv(name.c_str());
+  }
+}
+
 TEST_CASE("nccl_error: NCCL's text and code") {
   cascade::nccl_error const e(ncclInvalidArgument,
                               cascade::detail::nccl_error_text(ncclInvalidArgument, "ncclAllReduce", nullptr));

@@ -7,6 +7,8 @@
 //   cascade::communicator comm = cascade::communicator::init_rank(device, nranks, id, rank);
 //   // One process, every GPU: one communicator per device, ranks 0 .. n-1 in the list's order.
 //   std::vector<cascade::communicator> comms = cascade::communicator::init_all({0, 1, 2, 3});
+//   // Launched by torchrun, srun, mpirun or scripts/launch-ranks.sh: rank, size and GPU from their variables.
+//   cascade::communicator comm = cascade::communicator::from_environment("/shared/job-42.id");
 //   // A communicator made elsewhere (by MPI's launcher, PyTorch, ...): borrowed, never destroyed here.
 //   cascade::communicator borrowed(existing_comm, stream);
 //
@@ -29,6 +31,7 @@
 
 #include "../detail/runtime/scoped_device.cuh"
 #include "../error.cuh"
+#include "launch.cuh"
 #include "nccl_error.cuh"
 
 namespace cascade {
@@ -56,6 +59,13 @@ class communicator {
     detail::check_nccl(ncclCommInitRank(&comm, nranks, id, rank), "ncclCommInitRank", comm);
     return owned(comm, stream);
   }
+
+  // Joins as the rank its launcher says (launch_from_environment: torchrun, srun, mpirun,
+  // scripts/launch-ranks.sh), on GPU local_rank modulo the visible GPUs, with the id shared through
+  // `id_file` (share_unique_id: a path that every rank can read, on one host or a shared file system,
+  // fresh for each run: name it after the job). Defined below share_unique_id.
+  static communicator from_environment(std::string const& id_file, cudaStream_t stream = nullptr,
+                                       std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
   // One communicator per device of `devices` (ncclCommInitAll), for one process that drives them
   // all: rank i on devices[i]. Each is ordered on its device's legacy default stream (on() changes it).
@@ -149,6 +159,15 @@ inline ncclUniqueId share_unique_id(std::string const& path, int rank,
                                " within the timeout; is rank 0 running, with the same path?");
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+}
+
+inline communicator communicator::from_environment(std::string const& id_file, cudaStream_t stream,
+                                                   std::chrono::milliseconds timeout) {
+  launch const l = launch_from_environment();
+  int devices = 0;
+  detail::check_cuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  ncclUniqueId const id = share_unique_id(id_file, l.rank, timeout);
+  return init_rank(l.local_rank % devices, l.size, id, l.rank, stream);
 }
 
 }  // namespace cascade
