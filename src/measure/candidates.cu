@@ -202,6 +202,14 @@ std::vector<candidate> CASCADE_MEASURE_PASTE(candidates_, CASCADE_MEASURE_NAME)(
 
   // Shapes: block size x coarse factor with the single-pass finishes (tree::shuffle keeps order).
   using finish::last_block;
+#if CASCADE_MEASURE_FEW
+  // A build that only checks that everything compiles (-Dmerge-units=true): one shape a finish, the
+  // same code paths as the grid's.
+  add_shapes<last_block, 256, 8>(out);
+  if constexpr (sizeof(item) <= 2) add_shapes<last_block, 256, 64>(out);
+  add_shapes<finish::flagged, 256, 8>(out);
+  add_shapes<finish::cluster, 512, 8>(out);
+#else
   add_shapes<last_block, 128, 4, 8, 16, 32>(out);
   add_shapes<last_block, 256, 4, 8, 16, 32>(out);
   add_shapes<last_block, 512, 4, 8, 16, 32>(out);
@@ -217,6 +225,7 @@ std::vector<candidate> CASCADE_MEASURE_PASTE(candidates_, CASCADE_MEASURE_NAME)(
   add_shapes<finish::cluster, 256, 8, 16>(out);
   add_shapes<finish::cluster, 512, 4, 8, 16, 32>(out);
   add_shapes<finish::cluster, 1024, 4, 8, 16, 32>(out);
+#endif
   // Strategies: tree x finish at <256, 16>.
   add_strategies<tree::sequential, finish::recursive, finish::last_block, finish::two_pass, finish::atomic,
                  finish::cooperative>(out);
