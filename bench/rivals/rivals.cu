@@ -35,10 +35,15 @@
 namespace rivals {
 
 // The units, one per algorithm family and item type (unit.cu, built once for each; bench/meson.build).
+#if RIVALS_FEW  // -Dmerge-units=true, a build that only compile-checks: bench/meson.build's rivals_few
+#define RIVALS_UNITS(X) \
+  X(reduce, float) X(reduce, int8) X(reduce, half) X(arg, double) X(transform, half) X(exact, double)
+#else
 #define RIVALS_UNITS(X)                                                                                       \
   X(reduce, float) X(reduce, double) X(reduce, int32) X(reduce, int64) X(reduce, int8) X(reduce, half)         \
   X(arg, float) X(arg, double) X(arg, int32) X(arg, int8) X(arg, half)                                        \
   X(transform, float) X(transform, double) X(transform, half) X(exact, float) X(exact, double)
+#endif
 #define RIVALS_DECLARE(family, item) void unit_##family##_##item(settings const&, cascade_bench::timer&, sink&);
 RIVALS_UNITS(RIVALS_DECLARE)
 #undef RIVALS_DECLARE
