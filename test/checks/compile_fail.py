@@ -16,6 +16,9 @@ import concurrent.futures, os, re, subprocess, sys, tempfile
 
 sep = sys.argv.index('--')
 compiler, include_dir, files = sys.argv[1:sep], sys.argv[sep + 1], sys.argv[sep + 2:]
+# CASCADE_CUDA_PTX_ONLY=1 (a build with -Dcuda-sass=false: no GPU, a compile check): a file's own
+# architectures as PTX only, as the build's own are (what they check is the front end's choice).
+ptx_only = os.environ.get('CASCADE_CUDA_PTX_ONLY') == '1'
 workers = os.cpu_count() or 2
 
 
@@ -25,6 +28,8 @@ def header(path):
     for line in open(path):
         if line.startswith('// arch:'):
             arch = line[len('// arch:'):].split()
+            if ptx_only:
+                arch = [re.sub(r'code=sm_(\d+)', r'code=compute_\1', re.sub(r'^-arch=sm_', '-arch=compute_', a)) for a in arch]
         elif line.startswith('// std:'):
             std = line[len('// std:'):].strip()
         elif line.startswith('// flags:'):
