@@ -62,16 +62,21 @@ def check(path, tmp):
     else:
         missing = [e for e in expects if e not in out]
         ok = rc != 0 and not missing
-        why = ('rejected with "%s"' % '", "'.join(expects)) if ok else (
-            'compiled, but must be rejected' if rc == 0 else 'rejected without "%s":\n%s' % (missing[0], out))
+        if ok:
+            return True, rejected(path)
+        why = 'compiled, but must be rejected' if rc == 0 else 'rejected without "%s":\n%s' % (missing[0], out)
     return ok, ('[ok]   ' if ok else '[FAIL] ') + name + ': ' + why
+
+
+def rejected(path):
+    return '[ok]   %s: rejected with "%s"' % (os.path.basename(path), '", "'.join(header(path)[0]))
 
 
 INCLUDE = re.compile(r'\s*#\s*include\b')
 
 
 def compile_together(paths, tmp, name):
-    """Compiles `paths` as one unit; returns {path: True} for each file whose errors hold its texts."""
+    """Compiles `paths` as one unit; returns the set of files whose errors hold their texts."""
     includes, bodies = [], []
     for i, path in enumerate(paths):
         lines = open(path).read().split('\n')
@@ -110,7 +115,7 @@ def check_together(paths, tmp, index):
         cleared = compile_together(left, tmp, 'together_%d_%d' % (index, round_))
         round_ += 1
         for path in cleared:
-            results[path] = (True, '[ok]   %s: rejected with "%s"' % (os.path.basename(path), '", "'.join(header(path)[0])))
+            results[path] = (True, rejected(path))
         if not cleared:
             break
         left = [p for p in left if p not in cleared]
@@ -123,9 +128,7 @@ alone, together = [], []
 for path in files:
     expects, arch, std, extra, solo = header(path)
     (together if expects and not (arch or extra or solo or std != 'c++20') else alone).append(path)
-groups = [together[i::workers] for i in range(workers)] if len(together) > 1 else []
-if len(together) == 1:
-    alone += together
+groups = [together[i::workers] for i in range(workers)]  # a group of one is compiled alone
 passed = failed = 0
 with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(workers) as pool:
     jobs = [pool.submit(check_together, g, tmp, i) for i, g in enumerate(groups) if g]
