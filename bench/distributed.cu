@@ -1,12 +1,14 @@
 // cascade-distributed: the distributed reduce (cascade/distributed.cuh) on 1, 2, 4, ... of the visible
 // GPUs, one process driving them all (communicator::init_all, the collectives in one NCCL group), with
 // 2^26 .. 2^32 floats per GPU. For each number of ranks and size, in alternating runs, two medians:
-// GPU time (hot, as the one-GPU benches take it: every rank's stream is held by a spin kernel while
-// the host enqueues the call, and the call's time is the longest rank's, between CUDA events on its
-// stream, the collective's waits included), and the host wall time from the first enqueue until every
+// GPU time (hot, as the one-GPU benches take it: every rank's stream is held by one gate kernel while
+// the host enqueues the call and released at once, and the call's time is the longest rank's, between
+// CUDA events on its stream, the collective's waits included), and the host wall time from the first enqueue until every
 // GPU's stream is done, the device idle before (the launch-included figure). The data is hot, but at
-// these sizes far beyond L2, so every run reads it from memory. The contenders:
-// Weak scaling: time per call as ranks grow at fixed items per GPU (efficiency t(1) / t(N)); strong
+// these sizes far beyond L2, so every run reads it from memory. The contenders: the local reduce
+// alone; collective::nvlink (where the ranks have its window), all_reduce and all_gather; a custom op
+// (automatic: nvlink where it can, else the all-gather); NCCL's all-reduce and all-gather of one float
+// alone. Weak scaling: time per call as ranks grow at fixed items per GPU (efficiency t(1) / t(N)); strong
 // scaling: ranks x items per GPU fixed (rows with the same total). A summary at the end gives, per size,
 // the weak-scaling efficiency of each contender (GPU time) and the collective's share of the call. Each result is checked against the
 // total of the local sums, on every rank. NCCL_NVLS_ENABLE=0 is set here, as the GPU machines require.
@@ -50,11 +52,13 @@ double wall_us(std::function<void()> const& run, std::vector<cascade::communicat
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
 
-// GPU time of one call over every rank: each stream busy (a spin kernel) while the host enqueues, CUDA
-// events around the call on each rank's stream, the longest rank's time.
+// GPU time of one call over every rank: every stream held by one gate kernel while the host enqueues,
+// the gate opened for all at once (so launch skew between the GPUs does not count, as the launch does
+// not in a one-GPU hot time), CUDA events around the call on each rank's stream, the longest rank's.
 class gpu_timer {
  public:
   explicit gpu_timer(std::vector<cascade::communicator> const& comms) : comms_(comms) {
+    CASCADE_CUDA_CHECK(cudaHostAlloc(&words_, 2 * sizeof(unsigned), cudaHostAllocMapped | cudaHostAllocPortable));
     for (auto const& c : comms_) {
       cascade::detail::scoped_device on(c.device());
       cudaEvent_t a{}, b{};
@@ -68,16 +72,18 @@ class gpu_timer {
       cascade::detail::scoped_device on(comms_[r].device());
       cudaEventDestroy(start_[r]), cudaEventDestroy(stop_[r]);
     }
+    cudaFreeHost(const_cast<unsigned*>(words_));
   }
   gpu_timer(gpu_timer const&) = delete;
   gpu_timer& operator=(gpu_timer const&) = delete;
 
   double us(std::function<void()> const& run) {
-    unsigned long long const spin_ns = 100'000 + 50'000 * comms_.size();  // covers the host's enqueue of every rank
+    words_[0] = 0u;  // the gate, shut
+    words_[1] = 0u;  // raised if a gate gave up waiting
     for (std::size_t r = 0; r < comms_.size(); ++r) {
       cascade::detail::scoped_device on(comms_[r].device());
       CASCADE_CUDA_CHECK(cudaStreamSynchronize(comms_[r].stream()));
-      cascade_bench::spin_kernel<<<1, 1, 0, comms_[r].stream()>>>(spin_ns);
+      cascade_bench::gate_kernel<<<1, 1, 0, comms_[r].stream()>>>(words_, 1'000'000'000ull, words_ + 1);
       CASCADE_CUDA_CHECK(cudaGetLastError());
       CASCADE_CUDA_CHECK(cudaEventRecord(start_[r], comms_[r].stream()));
     }
@@ -87,6 +93,7 @@ class gpu_timer {
       cascade::detail::scoped_device on(comms_[r].device());
       CASCADE_CUDA_CHECK(cudaEventRecord(stop_[r], comms_[r].stream()));
     }
+    __atomic_store_n(const_cast<unsigned*>(words_), 1u, __ATOMIC_SEQ_CST);
     for (std::size_t r = 0; r < comms_.size(); ++r) {
       cascade::detail::scoped_device on(comms_[r].device());
       CASCADE_CUDA_CHECK(cudaEventSynchronize(stop_[r]));
@@ -94,12 +101,16 @@ class gpu_timer {
       CASCADE_CUDA_CHECK(cudaEventElapsedTime(&ms, start_[r], stop_[r]));
       longest = std::max(longest, ms);
     }
+    if (words_[1] != 0u) late_ = true;
     return longest * 1e3;
   }
+  bool late() const { return late_; }  // a call blocked the host while the gate held the streams
 
  private:
   std::vector<cascade::communicator> const& comms_;
   std::vector<cudaEvent_t> start_, stop_;
+  unsigned volatile* words_ = nullptr;
+  bool late_ = false;
 };
 
 double median(std::vector<double> v) {
@@ -142,7 +153,7 @@ int main(int argc, char** argv) {
     double gpu_us;
   };
   std::vector<timing> summary;
-  bool all_ok = true;
+  bool all_ok = true, late_gates = false;
   for (int nranks : ranks_to_run) {
     if (nranks > devices) {
       std::printf("skipping %d ranks: %d GPU(s) visible\n", nranks, devices);
@@ -190,7 +201,10 @@ int main(int argc, char** argv) {
                  cascade::reduce_into(policy{}.on(comms[r].stream()), data[r], data[r] + n, outs[r], 0.0f, cascade::plus{});
                }
              }},
-            {"all_reduce", [&] { cascade::reduce_into(comms, policy{}, shards, outs, 0.0f, cascade::plus{}); }},
+            {"nvlink",
+             [&] { cascade::reduce_into(comms, policy{}, shards, outs, 0.0f, cascade::plus{}, cascade::collective::nvlink{}); }},
+            {"all_reduce",
+             [&] { cascade::reduce_into(comms, policy{}, shards, outs, 0.0f, cascade::plus{}, cascade::collective::all_reduce{}); }},
             {"all_gather",
              [&] { cascade::reduce_into(comms, policy{}, shards, outs, 0.0f, cascade::plus{}, cascade::collective::all_gather{}); }},
             {"custom op", [&] { cascade::reduce_into(comms, policy{}, shards, outs, 0.0f, cascade::monoid(custom_sum{}, 0.0f)); }},
@@ -215,7 +229,10 @@ int main(int argc, char** argv) {
         // (float sums of the same items in other groupings: within 1e-5 relative), the same on every rank.
         std::vector<bool> agrees(cs.size(), true);
         double total = 0;
-        for (std::size_t k = 0; k < 4; ++k) {
+        std::size_t const cascade_calls = 5;  // the contenders that write outs
+        if (!comms[0].has_nvlink()) cs.erase(cs.begin() + 1);  // no window here: NCCL's collectives only
+        std::size_t const checked = comms[0].has_nvlink() ? cascade_calls : cascade_calls - 1;
+        for (std::size_t k = 0; k < checked; ++k) {
           wall_us(cs[k].run, comms);
           std::vector<float> got(nranks);
           for (int r = 0; r < nranks; ++r) {
@@ -236,9 +253,9 @@ int main(int argc, char** argv) {
         double const local = median(gpu[0]);
         for (std::size_t k = 0; k < cs.size(); ++k) {
           double const us = median(gpu[k]), wall_median = median(wall[k]);
-          double const gbs = k < 4 ? n * sizeof(float) / us / 1e3 : 0;
+          double const gbs = k < checked ? n * sizeof(float) / us / 1e3 : 0;
           std::printf("%5d %6d %-16s %10.1f %10.1f %10s %11.3fx%s\n", nranks, lg, cs[k].name.c_str(), us, wall_median,
-                      k < 4 ? std::to_string(static_cast<long>(gbs)).c_str() : "-", us / local, agrees[k] ? "" : "  DISAGREES");
+                      k < checked ? std::to_string(static_cast<long>(gbs)).c_str() : "-", us / local, agrees[k] ? "" : "  DISAGREES");
           all_ok = all_ok && agrees[k];
           summary.push_back({cs[k].name, nranks, lg, us});
           char row[1024];
@@ -254,6 +271,7 @@ int main(int argc, char** argv) {
           cascade::detail::scoped_device on(r);
           CASCADE_CUDA_CHECK(cudaFree(slots[r]));
         }
+        late_gates = late_gates || timer.late();
       }
       for (int r = 0; r < nranks; ++r) {
         cascade::detail::scoped_device on(r);
@@ -269,9 +287,10 @@ int main(int argc, char** argv) {
       if (t.name == name && t.ranks == ranks && t.lg == lg) return t.gpu_us;
     return 0.0;
   };
-  std::printf("\nweak scaling (GPU time at 1 rank / at N, same items per GPU) and the collective's share (call - local) / call\n");
-  std::printf("%6s %5s %12s %12s %12s %14s %14s\n", "log2 n", "ranks", "all_reduce", "all_gather", "custom op",
-              "share (reduce)", "share (gather)");
+  std::printf("\nweak scaling (GPU time at 1 rank / at N, same items per GPU), the collective's share (call - local) / call,\n"
+              "and what the call adds to the local reduce\n");
+  std::printf("%6s %5s %10s %10s %10s %10s %13s %13s %11s %11s\n", "log2 n", "ranks", "nvlink", "all_reduce", "all_gather",
+              "custom op", "share nvlink", "share reduce", "+us nvlink", "+us reduce");
   for (int lg : log2_sizes)
     for (int nranks : ranks_to_run) {
       double const local = find("local", nranks, lg);
@@ -280,15 +299,17 @@ int main(int argc, char** argv) {
         double const one = find(name, 1, lg), many = find(name, nranks, lg);
         return one > 0 && many > 0 ? one / many : 0.0;
       };
-      double const ar = find("all_reduce", nranks, lg), ag = find("all_gather", nranks, lg);
-      std::printf("%6d %5d %11.1f%% %11.1f%% %11.1f%% %13.2f%% %13.2f%%\n", lg, nranks, 100 * eff("all_reduce"),
-                  100 * eff("all_gather"), 100 * eff("custom op"), 100 * (ar - local) / ar, 100 * (ag - local) / ag);
+      double const nv = find("nvlink", nranks, lg), ar = find("all_reduce", nranks, lg);
+      std::printf("%6d %5d %9.1f%% %9.1f%% %9.1f%% %9.1f%% %12.2f%% %12.2f%% %11.2f %11.2f\n", lg, nranks, 100 * eff("nvlink"),
+                  100 * eff("all_reduce"), 100 * eff("all_gather"), 100 * eff("custom op"),
+                  nv > 0 ? 100 * (nv - local) / nv : 0.0, 100 * (ar - local) / ar, nv > 0 ? nv - local : 0.0, ar - local);
     }
   std::string const method =
-      "gpu_us: CUDA events on each rank's stream around the call, every stream held by a spin kernel while the host "
-      "enqueues (launch excluded), the longest rank's time; wall_us: host wall time from the first enqueue until every "
+      "gpu_us: CUDA events on each rank's stream around the call, every stream held by one gate kernel while the host "
+      "enqueues and released at once (launch and launch skew excluded), the longest rank's time; wall_us: host wall time from the first enqueue until every "
       "rank's stream is done, the device idle before (launch included); one process driving every GPU (the "
       "collectives in one NCCL group), medians of alternating runs, data hot but far beyond L2; NCCL_NVLS_ENABLE=0";
+  if (late_gates) std::printf("a call blocked the host while the gate held the streams: those GPU times include it\n");
   bool const written = opts.out_path.empty() ||
                        cascade_bench::write_results(opts.out_path, cascade_bench::read_environment(), opts, method.c_str(), rows);
   return written && all_ok ? 0 : 1;

@@ -4,7 +4,8 @@
 # thread per GPU), and one process per GPU (scripts/launch-ranks.sh: init_rank from an id shared through
 # a file). Runs test/distributed_test and the docs' examples each way, then with --bench the scaling
 # bench, whose results go to bench/results/distributed-<gpu>x<N>-<date>.json. On one GPU everything
-# runs as one rank. NVLink multicast stays off (NCCL_NVLS_ENABLE=0), as the GPU machines require.
+# runs as one rank. On two or more: the tests again with NCCL's network transport forced (P2P and
+# shared memory off: the socket transport between the ranks, as between hosts), and the kill check. NVLink multicast stays off (NCCL_NVLS_ENABLE=0), as the GPU machines require.
 #   scripts/multi-gpu-check.sh [--ranks N] [--bench] [--bench-args "..."]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -48,9 +49,22 @@ run() {  # run NAME COMMAND...: the command's last doctest summary line, and its
 echo "== one process, $n GPU(s)"
 CASCADE_REQUIRE_GPU=1 CASCADE_TEST_RANKS=$n run one-process "$build_dir/test/distributed_test"
 CASCADE_REQUIRE_GPU=1 CASCADE_TEST_RANKS=$n run one-process-docs "$build_dir/test/docs_distributed_test"
+echo "== one process, $n GPU(s), NCCL's network transport (NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1)"
+NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 CASCADE_REQUIRE_GPU=1 CASCADE_TEST_RANKS=$n run network "$build_dir/test/distributed_test"
 echo "== one process per GPU, $n rank(s)"
 CASCADE_REQUIRE_GPU=1 run per-gpu bash scripts/launch-ranks.sh "$n" "$build_dir/test/distributed_test"
 CASCADE_REQUIRE_GPU=1 run per-gpu-docs bash scripts/launch-ranks.sh "$n" "$build_dir/test/docs_distributed_test"
+if [ "$n" -ge 2 ]; then
+  # The kill check: 20 launches, in each the last rank dies mid-loop (distributed_test's "kill" case).
+  echo "== kill: 20 rounds, one process per GPU, the last rank dying mid-loop"
+  killed_ok=0
+  for round in $(seq 0 19); do
+    CASCADE_TEST_KILL=$round CASCADE_LAUNCH_TIMEOUT=60 bash scripts/launch-ranks.sh "$n" "$build_dir/test/distributed_test" \
+      -tc="kill*" >"$build_dir/multi-gpu-kill-$round.log" 2>&1 && killed_ok=$((killed_ok + 1))
+    grep -hE "threw in|memory free|FAILED|ERROR" "$build_dir/multi-gpu-kill-$round.log" | sed 's/^/  /' | head -n 6
+  done
+  results+=("kill: $killed_ok of 20 rounds $([ $killed_ok = 20 ] && echo ok || echo FAILED)")
+fi
 if [ $bench = 1 ]; then
   gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/NVIDIA //; s/ .*//' | tr 'A-Z' 'a-z')
   out="bench/results/distributed-${gpu}x${n}-$(date -u +%Y-%m-%d).json"

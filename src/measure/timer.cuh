@@ -35,6 +35,22 @@ __global__ void spin_kernel(unsigned long long ns) {
   } while (now - start < ns);
 }
 
+// Holds a stream until the host opens the gate (a word of mapped host memory), or for at most
+// limit_ns (then *late is raised: the host blocked before opening it, and the time is not a GPU time).
+// Several GPUs' streams held by one gate start together: launch skew between them does not count.
+template <int = 0>
+__global__ void gate_kernel(unsigned volatile const* open, unsigned long long limit_ns, unsigned volatile* late) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  while (*open == 0u) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start > limit_ns) {
+      *late = 1u;
+      return;
+    }
+  }
+}
+
 class timer {
  public:
   timer() {

@@ -19,6 +19,8 @@
 #include <cascade/finish/all.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -76,14 +78,16 @@ world& the_world() {
           cascade::communicator::init_rank(device, nranks, cascade::share_unique_id(id_file, rank), rank));
       made.nranks = nranks;
       made.one_process = false;
+      cascade::communicator::prepare_nvlink(made.comms);  // (init_all does it for its ranks)
     } else {
       std::vector<int> list(std::min(devices, std::max(1, env_int("CASCADE_TEST_RANKS", devices))));
       std::iota(list.begin(), list.end(), 0);
       made.comms = cascade::communicator::init_all(list);
       made.nranks = static_cast<int>(list.size());
     }
-    std::printf("[cascade] distributed test: %d rank(s), %s\n", made.nranks,
-                made.one_process ? "one process driving them all" : "one process per rank");
+    std::printf("[cascade] distributed test: %d rank(s), %s, %s\n", made.nranks,
+                made.one_process ? "one process driving them all" : "one process per rank",
+                made.comms[0].has_nvlink() ? "collective::nvlink available" : "no collective::nvlink (NCCL's collectives)");
     return made;
   }();
   return w;
@@ -238,6 +242,8 @@ void check_reduce(dataset<T> const& d, T init, Op op, expectation<T> const& e) {
   world& w = the_world();
   CAPTURE(w.nranks);
   CAPTURE(Collective::name);
+  if constexpr (std::is_same_v<Collective, coll::nvlink>)
+    if (!w.comms[0].has_nvlink()) return;  // (the case below checks that it throws then)
   // The one-GPU reduce of the concatenated data, on the first local GPU.
   T one_gpu{};
   {
@@ -318,7 +324,8 @@ TEST_CASE("integer ops: plus, multiplies, minimum, maximum (NCCL's ops and the a
     int const plus_exact = host_fold(ints.whole, 17, std::plus<>{});
     for (auto const& run : {check_reduce_policies<coll::automatic, int, cascade::plus>,
                             check_reduce_policies<coll::all_reduce, int, cascade::plus>,
-                            check_reduce_policies<coll::all_gather, int, cascade::plus>})
+                            check_reduce_policies<coll::all_gather, int, cascade::plus>,
+                            check_reduce_policies<coll::nvlink, int, cascade::plus>})
       run(ints, 17, cascade::plus{}, {plus_exact});
     int const lo = host_fold(ints.whole, 5000, [](int a, int b) { return std::min(a, b); });
     check_reduce_policies<coll::automatic>(ints, 5000, cascade::minimum{}, expectation<int>{lo});
@@ -351,7 +358,8 @@ TEST_CASE("float and double: plus within the summation bound, minimum and maximu
     double const bound = (f.whole.size() + the_world().nranks + 1) * std::numeric_limits<float>::epsilon() * double(magnitude);
     for (auto const& run : {check_reduce_policies<coll::automatic, float, cascade::plus>,
                             check_reduce_policies<coll::all_reduce, float, cascade::plus>,
-                            check_reduce_policies<coll::all_gather, float, cascade::plus>})
+                            check_reduce_policies<coll::all_gather, float, cascade::plus>,
+                            check_reduce_policies<coll::nvlink, float, cascade::plus>})
       run(f, 1.5f, cascade::plus{}, expectation<float>{static_cast<float>(exact), bound});
     check_reduce<coll::automatic, cascade::default_policy>(f, 1.5f, cascade::plus{},
                                                            expectation<float>{static_cast<float>(exact), bound});
@@ -401,6 +409,7 @@ TEST_CASE("minimum and maximum with NaN and signed zeros, argmin's first NaN: bi
     }
     check_reduce_policies<coll::automatic>(f, INFINITY, cascade::minimum{}, expectation<float>{nan ? canonical_nan : lo});
     check_reduce_policies<coll::all_gather>(f, -INFINITY, cuda::maximum<>{}, expectation<float>{nan ? canonical_nan : hi});
+    check_reduce_policies<coll::nvlink>(f, -INFINITY, cuda::maximum<>{}, expectation<float>{nan ? canonical_nan : hi});
     if (!f.whole.empty() && nan) {
       world& w = the_world();
       auto shards = upload_shards(f);
@@ -423,6 +432,7 @@ TEST_CASE("non-commutative ops keep rank order; an op with no identity") {
     mat2 const start{3, 1, 4, 1};
     expectation<mat2> const ordered{host_fold(m.whole, start, mat2_product{})};
     check_reduce_policies<coll::automatic>(m, start, product, ordered);
+    check_reduce_policies<coll::nvlink>(m, start, product, ordered);
     auto const h = make_data<hashed>(s, per_rank_items() / 4, 7, [](auto& rng) { return hashed{rng() % 256, 1}; });
     hashed const empty{0, 0};
     check_reduce_policies<coll::all_gather>(h, empty, cascade::non_commutative(hash_concat{}),
@@ -447,6 +457,7 @@ TEST_CASE("exact_plus and reproducible_plus: bitwise the one-GPU sum of the conc
     float const exact = cascade_test::exact_sum<float>(fx, 0.25);
     check_reduce<coll::automatic, fixed_policy>(f, 0.25f, cascade::exact_plus{}, expectation<float>{exact});
     check_reduce<coll::all_gather, atomic_policy>(f, 0.25f, cascade::exact_plus{}, expectation<float>{exact});
+    check_reduce<coll::nvlink, atomic_policy>(f, 0.25f, cascade::exact_plus{}, expectation<float>{exact});
     float const binned = cascade_test::reproducible_sum<float, float>(fx, 0.25);
     check_reduce<coll::automatic, fixed_policy>(f, 0.25f, cascade::reproducible_plus{}, expectation<float>{binned});
     check_reduce<coll::automatic, atomic_policy>(f, 0.25f, cascade::reproducible_plus{}, expectation<float>{binned});
@@ -454,6 +465,7 @@ TEST_CASE("exact_plus and reproducible_plus: bitwise the one-GPU sum of the conc
       return std::ldexp(std::normal_distribution<double>(0.0, 1.0)(rng), (i++ / 2048) % 400 - 200);
     });
     check_reduce<coll::automatic, fixed_policy>(g, -3.0, cascade::exact_plus{}, expectation<double>{cascade_test::exact_sum<double>(g.whole, -3.0)});
+    check_reduce<coll::nvlink, fixed_policy>(g, -3.0, cascade::exact_plus{}, expectation<double>{cascade_test::exact_sum<double>(g.whole, -3.0)});
     check_reduce<coll::automatic, atomic_policy>(g, -3.0, cascade::reproducible_plus{},
                                                            expectation<double>{cascade_test::reproducible_sum<double, double>(g.whole, -3.0)});
   }
@@ -554,6 +566,244 @@ TEST_CASE("more than 2^32 items in all, through counting iterators") {
     CHECK(top[i].index == total - 1);
     CHECK(top[i].value == total - 1);
   }
+}
+
+TEST_CASE("collective::nvlink: the all-gather's bits call after call, graph replays, every finish") {
+  CASCADE_SEED_INFO();
+  world& w = the_world();
+  auto const d = make_data<float>(split::unequal, per_rank_items(), 21, [](auto& rng) {
+    return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
+  });
+  auto shards = upload_shards(d);
+  if (!w.comms[0].has_nvlink()) {
+    MESSAGE("no collective::nvlink here: checking that naming it throws");
+    on_each_rank([&](std::size_t i, cascade::communicator const& comm) {
+      float const* first = shards[i]->ptr;
+      CHECK_THROWS_AS(cascade::reduce(comm, fixed_policy{}, first, first + d.sizes[comm.rank()], 0.0f, cascade::plus{},
+                                      coll::nvlink{}),
+                      std::invalid_argument);
+    });
+    return;
+  }
+  int const calls = 65;  // an odd count: both buffers, and the sequence's parity both ways
+  std::vector<std::vector<float>> got(w.comms.size()), gathered(w.comms.size()), replayed(w.comms.size());
+  on_each_rank([&](std::size_t i, cascade::communicator const& comm) {
+    float const* first = shards[i]->ptr;
+    float const* last = first + d.sizes[comm.rank()];
+    for (int k = 0; k < calls; ++k) {
+      // alternate policies (finishes): each stores its result once, where the exchange rides
+      if (k % 3 == 0) got[i].push_back(cascade::reduce(comm, fixed_policy{}, first, last, 0.5f, cascade::plus{}, coll::nvlink{}));
+      else if (k % 3 == 1) got[i].push_back(cascade::reduce(comm, atomic_policy{}, first, last, 0.5f, cascade::plus{}, coll::nvlink{}));
+      else got[i].push_back(cascade::reduce(comm, cascade::default_policy{}, first, last, 0.5f, cascade::plus{}, coll::nvlink{}));
+    }
+    gathered[i].push_back(cascade::reduce(comm, fixed_policy{}, first, last, 0.5f, cascade::plus{}, coll::all_gather{}));
+    // a graph of three calls, replayed: the sequence lives on the device, so replays stay in step
+    cascade::detail::scoped_device on(comm.device());
+    cudaStream_t stream;
+    CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    device_array<float> out(comm.device(), 3);
+    cascade::communicator const on_stream = comm.on(stream);
+    cudaGraph_t graph;
+    CASCADE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int k = 0; k < 3; ++k)
+      cascade::reduce_into(on_stream, fixed_policy{}, first, last, out.ptr + k, 0.5f, cascade::plus{}, coll::nvlink{});
+    CASCADE_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    CASCADE_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 5; ++replay) {
+      CASCADE_CUDA_CHECK(cudaMemsetAsync(out.ptr, 0, 3 * sizeof(float), stream));
+      CASCADE_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+      CASCADE_CUDA_CHECK(cudaStreamSynchronize(stream));
+      for (int k = 0; k < 3; ++k) replayed[i].push_back(out.read(k));
+    }
+    CASCADE_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CASCADE_CUDA_CHECK(cudaGraphDestroy(graph));
+    CASCADE_CUDA_CHECK(cudaStreamDestroy(stream));
+  });
+  for (std::size_t i = 0; i < w.comms.size(); ++i) {
+    CAPTURE(i);
+    for (int k = 0; k < calls; ++k) {
+      CAPTURE(k);
+      // the fixed policy's fold is the all-gather's, bitwise; the others within the summation bound
+      if (k % 3 == 0) CHECK(same_bits(got[i][k], gathered[i][0]));
+      else CHECK(std::fabs(got[i][k] - gathered[i][0]) <= 1e-3f);
+      CHECK(same_bits(got[i][k], got[0][k]));  // every rank, the same bits
+    }
+    for (float r : replayed[i]) CHECK(same_bits(r, gathered[i][0]));
+  }
+}
+
+TEST_CASE("timeouts: a rank that never calls; every other throws distributed_error in time, aborted; then anew") {
+  world& w = the_world();
+  if (w.nranks < 2) return;  // no other rank to miss
+  // Communicators of their own: the ones made here are aborted.
+  auto const fresh = [&](char const* tag) {
+    if (w.one_process) {
+      std::vector<int> devices;
+      for (auto const& c : w.comms) devices.push_back(c.device());
+      return cascade::communicator::init_all(devices);
+    }
+    std::string const id_file = std::string(std::getenv("CASCADE_NCCL_ID_FILE")) + tag;
+    int const rank = w.comms[0].rank();
+    std::vector<cascade::communicator> made{cascade::communicator::init_rank(
+        w.comms[0].device(), w.nranks, cascade::share_unique_id(id_file, rank), rank)};
+    cascade::communicator::prepare_nvlink(made);
+    return made;
+  };
+  std::vector<cascade::communicator> comms = fresh(".timeout");
+  std::vector<std::unique_ptr<device_array<float>>> data;
+  for (auto const& c : comms) data.push_back(std::make_unique<device_array<float>>(c.device(), std::vector<float>(1000, 0.0f), 0, 1000));
+  auto const absent = w.nranks - 1;  // this rank never calls
+  std::vector<double> waited(comms.size(), 0.0);
+  std::vector<int> why(comms.size(), -1);
+  auto const attempt = [&](std::size_t i, cascade::communicator const& comm) {
+    if (comm.rank() == absent) return;
+    cascade::detail::scoped_device on(comm.device());
+    auto const t0 = std::chrono::steady_clock::now();
+    try {
+      float const* d = data[i]->ptr;
+      (void)cascade::reduce(comm.with_timeout(std::chrono::milliseconds(500)), fixed_policy{}, d, d + 1000, 0.0f);
+    } catch (cascade::distributed_error const& e) {
+      why[i] = static_cast<int>(e.why());
+      CHECK(e.rank() == comm.rank());
+      CHECK(std::string(e.what()).find("rank " + std::to_string(comm.rank())) != std::string::npos);
+    }
+    waited[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  if (w.one_process) {
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < comms.size(); ++i) threads.emplace_back([&, i] { attempt(i, comms[i]); });
+    for (auto& t : threads) t.join();
+  } else {
+    attempt(0, comms[0]);
+  }
+  for (std::size_t i = 0; i < comms.size(); ++i) {
+    if (comms[i].rank() == absent) {
+      comms[i].abort();  // the rank that left aborts its own
+      continue;
+    }
+    CAPTURE(comms[i].rank());
+    CHECK(why[i] == static_cast<int>(cascade::distributed_error::cause::timeout));
+    CHECK(waited[i] < 5.0);
+    MESSAGE("rank " << comms[i].rank() << " gave up after " << waited[i] << " s (timeout 0.5 s)");
+    // aborted: the next call says so at once
+    CHECK_THROWS_AS(cascade::reduce(comms[i], fixed_policy{}, data[i]->ptr, data[i]->ptr + 1000, 0.0f),
+                    cascade::distributed_error);
+  }
+  comms.clear();
+  // and a new communicator works
+  std::vector<cascade::communicator> again = fresh(".again");
+  std::vector<float> sums(again.size(), -1.0f);
+  auto const sum = [&](std::size_t i, cascade::communicator const& comm) {
+    cascade::detail::scoped_device on(comm.device());
+    device_array<float> ones(comm.device(), std::vector<float>(10, 1.0f), 0, 10);
+    sums[i] = cascade::reduce(comm, fixed_policy{}, ones.ptr, ones.ptr + 10, 0.0f);
+  };
+  if (w.one_process) {
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < again.size(); ++i) threads.emplace_back([&, i] { sum(i, again[i]); });
+    for (auto& t : threads) t.join();
+  } else {
+    sum(0, again[0]);
+  }
+  for (float s : sums) CHECK(s == 10.0f * w.nranks);
+}
+
+TEST_CASE("init_rank: a rank that never joins; the others throw distributed_error within the join timeout") {
+  world& w = the_world();
+  int const device = w.comms[0].device();
+  cascade::detail::scoped_device on(device);
+  // One more rank than will ever come: every rank here joins a communicator of nranks + 1.
+  std::string const id_file = std::getenv("CASCADE_NCCL_ID_FILE") ? std::string(std::getenv("CASCADE_NCCL_ID_FILE")) + ".nojoin"
+                                                                   : "/tmp/cascade-nojoin-" + std::to_string(::getpid()) + ".id";
+  int const rank = w.one_process ? 0 : w.comms[0].rank();
+  int const nranks = (w.one_process ? 1 : w.nranks) + 1;
+  ncclUniqueId const id = cascade::share_unique_id(id_file, rank);
+  auto const t0 = std::chrono::steady_clock::now();
+  int why = -1;
+  try {
+    (void)cascade::communicator::init_rank(device, nranks, id, rank, nullptr, std::chrono::milliseconds(1000));
+  } catch (cascade::distributed_error const& e) {
+    why = static_cast<int>(e.why());
+    CHECK(std::string(e.what()).find("did not all join") != std::string::npos);
+  }
+  double const waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(why == static_cast<int>(cascade::distributed_error::cause::timeout));
+  CHECK(waited < 5.0);
+  MESSAGE("rank " << rank << " gave up joining after " << waited << " s (join timeout 1 s)");
+  if (rank == 0 && std::getenv("CASCADE_NCCL_ID_FILE") == nullptr) std::remove(id_file.c_str());
+}
+
+// One round of the kill check (scripts/multi-gpu-check.sh runs it 20 times, one process per GPU,
+// CASCADE_TEST_KILL=round): the last rank leaves mid-loop (exits, as a crash would, with no goodbye);
+// every other rank's next call throws distributed_error within the timeout, the communicator is
+// aborted, the device memory is what it was before the communicator, and the ranks left make a new
+// communicator and reduce with it. Even rounds go through collective::nvlink, odd ones NCCL's.
+TEST_CASE("kill: a rank that dies mid-loop; the others throw in time, free what they hold, and go on") {
+  char const* round_text = std::getenv("CASCADE_TEST_KILL");
+  char const* id_file = std::getenv("CASCADE_NCCL_ID_FILE");
+  if (round_text == nullptr || id_file == nullptr) return;  // only when the kill check runs it
+  int const round = std::atoi(round_text);
+  int const rank = env_int("CASCADE_RANK", 0), nranks = env_int("CASCADE_NRANKS", 1);
+  REQUIRE(nranks >= 2);
+  int const device = env_int("CASCADE_DEVICE", 0);
+  CASCADE_CUDA_CHECK(cudaSetDevice(device));
+  {  // what a process keeps once it has used NCCL (its kernels, its peers' mappings) and cascade's
+     // scratch cache: a whole communicator's life, every rank still there, before measuring
+    device_array<float> warm(device, std::vector<float>(4096, 1.0f), 0, 4096);
+    auto first = cascade::communicator::init_rank(device, nranks, cascade::share_unique_id(std::string(id_file) + ".warm", rank), rank);
+    cascade::communicator::prepare_nvlink(std::span<cascade::communicator const>(&first, 1));
+    REQUIRE(cascade::reduce(first, fixed_policy{}, warm.ptr, warm.ptr + 4096, 0.0f) == 4096.0f * nranks);
+    REQUIRE(cascade::reduce(first, fixed_policy{}, warm.ptr, warm.ptr + 4096, 0.0f, cascade::plus{}, coll::all_reduce{}) ==
+            4096.0f * nranks);
+  }
+  std::size_t free_before = 0, free_after = 0, total = 0;
+  auto const timeout = std::chrono::seconds(2);
+  double waited = 0;
+  int why = -1;
+  CASCADE_CUDA_CHECK(cudaMemGetInfo(&free_before, &total));
+  {
+    device_array<float> ones(device, std::vector<float>(4096, 1.0f), 0, 4096);
+    auto comm = cascade::communicator::init_rank(device, nranks, cascade::share_unique_id(id_file, rank), rank).with_timeout(timeout);
+    cascade::communicator::prepare_nvlink(std::span<cascade::communicator const>(&comm, 1));
+    bool const nvlink = round % 2 == 0 && comm.has_nvlink();
+    auto const call = [&] {
+      if (nvlink) return cascade::reduce(comm, fixed_policy{}, ones.ptr, ones.ptr + 4096, 0.0f, cascade::plus{}, coll::nvlink{});
+      return cascade::reduce(comm, fixed_policy{}, ones.ptr, ones.ptr + 4096, 0.0f, cascade::plus{}, coll::all_reduce{});
+    };
+    int const calls_before_death = 50 + 7 * round;
+    for (int k = 0;; ++k) {
+      if (rank == nranks - 1 && k == calls_before_death) {
+        std::printf("[cascade] kill round %d: rank %d leaves after %d calls (%s)\n", round, rank, k,
+                    nvlink ? "collective::nvlink" : "collective::all_reduce");
+        std::fflush(stdout);
+        std::_Exit(0);
+      }
+      auto const t0 = std::chrono::steady_clock::now();
+      try {
+        float const s = call();
+        REQUIRE(s == 4096.0f * nranks);
+      } catch (cascade::distributed_error const& e) {
+        waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        why = static_cast<int>(e.why());
+        MESSAGE("kill round " << round << ", rank " << rank << " after " << k << " calls: threw in " << waited
+                              << " s: " << std::string(e.what()));
+        break;
+      }
+      REQUIRE(k < 100000);
+    }
+  }  // the aborted communicator and the data go
+  CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+  CASCADE_CUDA_CHECK(cudaMemGetInfo(&free_after, &total));
+  CHECK(why >= 0);
+  CHECK(waited <= 10.0);
+  CHECK(free_after == free_before);
+  MESSAGE("device memory free before " << free_before << ", after " << free_after);
+  // The ranks left go on: a communicator of their own.
+  int const left = nranks - 1;
+  auto again = cascade::communicator::init_rank(device, left, cascade::share_unique_id(std::string(id_file) + ".after", rank), rank);
+  device_array<float> ones(device, std::vector<float>(10, 1.0f), 0, 10);
+  CHECK(cascade::reduce(again, fixed_policy{}, ones.ptr, ones.ptr + 10, 0.0f) == 10.0f * left);
 }
 
 TEST_CASE("argument errors: a root out of range, mismatched lists, ranks out of order") {
@@ -732,6 +982,18 @@ TEST_CASE("launch_from_environment: each launcher's variables, the first set win
     if (value) setenv(name.c_str(), value->c_str(), 1);
     else unsetenv(name.c_str());
   }
+}
+
+TEST_CASE("distributed_error: cause, rank and text; nccl_error is one") {
+  cascade::distributed_error const e(cascade::distributed_error::cause::timeout, 3, "cascade::reduce on rank 3: late");
+  CHECK(e.why() == cascade::distributed_error::cause::timeout);
+  CHECK(e.rank() == 3);
+  CHECK(std::string(e.what()) == "cascade::reduce on rank 3: late");
+  cascade::nccl_error const n(ncclRemoteError, "x", 1);
+  cascade::distributed_error const& as_base = n;
+  CHECK(as_base.why() == cascade::distributed_error::cause::nccl);
+  CHECK(as_base.rank() == 1);
+  static_assert(cascade::collective::is_collective_v<cascade::collective::nvlink>);
 }
 
 TEST_CASE("nccl_error: NCCL's text and code") {

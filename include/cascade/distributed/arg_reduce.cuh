@@ -91,7 +91,7 @@ template <class Policy, class Shards>
 auto argmin(std::span<communicator const> comms, Policy const& policy, Shards const& shards) {
   char const* const who = "cascade::argmin (distributed, every rank)";
   detail::check_ranks(comms, std::ranges::size(shards), comms.size(), who);
-  return detail::found(detail::run_ranks_to_host(comms, policy, detail::arg_plans<detail::arg_min_plan>(shards, who)), who);
+  return detail::found(detail::run_ranks_to_host(comms, policy, detail::arg_plans<detail::arg_min_plan>(shards, who), who), who);
 }
 
 template <class Policy, class Shards>
@@ -99,7 +99,7 @@ template <class Policy, class Shards>
 auto argmax(std::span<communicator const> comms, Policy const& policy, Shards const& shards) {
   char const* const who = "cascade::argmax (distributed, every rank)";
   detail::check_ranks(comms, std::ranges::size(shards), comms.size(), who);
-  return detail::found(detail::run_ranks_to_host(comms, policy, detail::arg_plans<detail::arg_max_plan>(shards, who)), who);
+  return detail::found(detail::run_ranks_to_host(comms, policy, detail::arg_plans<detail::arg_max_plan>(shards, who), who), who);
 }
 
 }  // namespace cascade

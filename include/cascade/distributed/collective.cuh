@@ -13,8 +13,16 @@
 //   all_gather  NCCL's all-gather of the slots (their bytes, in rank order) and, on each rank, one
 //               thread folding them left to right with the op: any type and op, non-commutative ones
 //               in rank order, and the same bits on every rank.
-//   automatic   all_reduce where the type and op allow it, else all_gather (the default).
-// Both move one value per rank: a collective of a few bytes, whose cost is NCCL's latency.
+//   nvlink      no NCCL collective: the local reduce's last store sends the partial into every rank's
+//               window over NVLink (or PCIe peer access) and folds all of them in rank order, in the
+//               same kernel (nvlink_exchange.cuh): any type and op, the same bits on every rank, a
+//               microsecond or two instead of NCCL's latency. Every rank on one host with peer access
+//               (NCCL's LSA team) and NCCL 2.28+; else the call throws std::invalid_argument.
+//   automatic   nvlink where the communicator has its window (made on the first call on a communicator
+//               cascade made, where the ranks can use one), else all_reduce where the type and op
+//               allow it, else all_gather (the default).
+// all_reduce and all_gather move one value per rank: a collective of a few bytes, whose cost is
+// NCCL's latency.
 #pragma once
 
 #include <cuda/std/type_traits>
@@ -37,8 +45,12 @@ struct all_gather : tag {
   static constexpr char const* name = "collective::all_gather";
 };
 
+struct nvlink : tag {
+  static constexpr char const* name = "collective::nvlink";
+};
+
 // registry:begin
-using all = cascade::detail::type_list<automatic, all_reduce, all_gather>;
+using all = cascade::detail::type_list<automatic, all_reduce, all_gather, nvlink>;
 // registry:end
 
 template <class C>

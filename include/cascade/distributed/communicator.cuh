@@ -12,9 +12,15 @@
 //   // A communicator made elsewhere (by MPI's launcher, PyTorch, ...): borrowed, never destroyed here.
 //   cascade::communicator borrowed(existing_comm, stream);
 //
-// Copies share the communicator; the one made by init_rank / init_all is destroyed
-// (ncclCommDestroy) with its last copy. Errors: nccl_error (NCCL), cuda_error (CUDA),
-// std::invalid_argument (arguments).
+// Copies share the communicator; the one made by init_rank / init_all / from_environment is
+// destroyed (ncclCommDestroy) with its last copy. Each copy carries a stream and a timeout: how long
+// a distributed call waits for the other ranks before it gives up (30 s unless with_timeout says;
+// then it throws distributed_error, and a communicator cascade made is aborted). collective::nvlink's
+// window (nvlink_window.cuh) is made with the communicator by init_all, at the first call that wants
+// it otherwise; a borrowed communicator gets one only through an explicit collective::nvlink, and
+// then every copy must be gone before the caller destroys the NCCL communicator.
+// Errors: nccl_error (NCCL), distributed_error (the ranks), cuda_error (CUDA), std::invalid_argument
+// (arguments).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -24,6 +30,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -31,10 +38,35 @@
 
 #include "../detail/runtime/scoped_device.cuh"
 #include "../error.cuh"
+#include "distributed_error.cuh"
 #include "launch.cuh"
 #include "nccl_error.cuh"
+#include "nvlink_window.cuh"
 
 namespace cascade {
+
+namespace detail {
+
+// What the copies of a communicator share: the NCCL communicator (destroyed here when cascade made
+// it) and collective::nvlink's window, once asked for.
+struct communicator_state {
+  enum class link { unknown, absent, ready };
+  ncclComm_t comm = nullptr;
+  bool owned = false;
+  bool aborted = false;
+  link nvlink = link::unknown;
+  std::unique_ptr<nvlink_window> window;
+  ~communicator_state() {
+    window.reset();  // before the communicator: its deregistration needs it
+    if (owned && !aborted) {
+      // A non-blocking communicator (init_rank's) finalizes in the background: wait for it.
+      (void)detail::settle(ncclCommFinalize(comm), std::vector<ncclComm_t>{comm});
+      (void)ncclCommDestroy(comm);
+    }
+  }
+};
+
+}  // namespace detail
 
 class communicator {
  public:
@@ -45,18 +77,43 @@ class communicator {
     detail::check_nccl(ncclCommUserRank(comm, &rank_), "ncclCommUserRank", comm);
     detail::check_nccl(ncclCommCount(comm, &size_), "ncclCommCount", comm);
     detail::check_nccl(ncclCommCuDevice(comm, &device_), "ncclCommCuDevice", comm);
+    state_ = std::make_shared<detail::communicator_state>();
+    state_->comm = comm;
   }
 
-  // Joins rank `rank` of `nranks` on GPU `device` (ncclCommInitRank); every rank passes the same id
-  // (unique_id() on one rank, sent to the others: share_unique_id, MPI, a socket). Blocks until all
-  // nranks have joined. The communicator is destroyed with the last copy of the result.
-  static communicator init_rank(int device, int nranks, ncclUniqueId const& id, int rank, cudaStream_t stream = nullptr) {
+  // Joins rank `rank` of `nranks` on GPU `device`; every rank passes the same id (unique_id() on one
+  // rank, sent to the others: share_unique_id, MPI, a socket). Waits until all nranks have joined, at
+  // most `join_timeout`: a rank that never comes makes the others throw distributed_error (cause
+  // timeout) instead of waiting forever. The communicator is non-blocking (ncclConfig_t::blocking =
+  // 0: no NCCL call holds the thread, so a call can give up and abort it) and is destroyed with the
+  // last copy of the result.
+  static communicator init_rank(int device, int nranks, ncclUniqueId const& id, int rank, cudaStream_t stream = nullptr,
+                                std::chrono::milliseconds join_timeout = std::chrono::minutes(2)) {
     if (nranks < 1 || rank < 0 || rank >= nranks)
       throw std::invalid_argument("cascade::communicator::init_rank: rank " + std::to_string(rank) +
                                   " is not in [0, nranks) with nranks " + std::to_string(nranks));
     detail::scoped_device on(device);
     ncclComm_t comm = nullptr;
-    detail::check_nccl(ncclCommInitRank(&comm, nranks, id, rank), "ncclCommInitRank", comm);
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 0;
+    ncclResult_t state = ncclCommInitRankConfig(&comm, nranks, id, rank, &config);
+    auto const deadline = std::chrono::steady_clock::now() + join_timeout;
+    while (state == ncclInProgress && comm != nullptr) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        (void)ncclCommAbort(comm);
+        throw distributed_error(distributed_error::cause::timeout, rank,
+                                "cascade::communicator::init_rank: rank " + std::to_string(rank) + " of " +
+                                    std::to_string(nranks) + ": the other ranks did not all join within " +
+                                    std::to_string(join_timeout.count()) + " ms (the same id on every rank?)");
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      if (ncclCommGetAsyncError(comm, &state) != ncclSuccess) state = ncclInternalError;
+    }
+    if (state != ncclSuccess) {
+      std::string const text = detail::nccl_error_text(state, "ncclCommInitRankConfig", comm);
+      if (comm != nullptr) (void)ncclCommAbort(comm);
+      throw nccl_error(state, text, rank);
+    }
     return owned(comm, stream);
   }
 
@@ -81,6 +138,9 @@ class communicator {
       for (std::size_t i = comms.size() + 1; i < raw.size(); ++i) (void)ncclCommDestroy(raw[i]);
       throw;
     }
+    // Now, for all at once: made lazily, one thread making a call per rank would wait in the first
+    // rank's collective setup for ranks it has not reached.
+    prepare_nvlink(comms);
     return comms;
   }
 
@@ -91,11 +151,60 @@ class communicator {
     return c;
   }
 
+  // The same communicator, its calls waiting at most `timeout` for the other ranks.
+  communicator with_timeout(std::chrono::milliseconds timeout) const {
+    if (timeout.count() <= 0) throw std::invalid_argument("cascade::communicator::with_timeout: the timeout must be positive");
+    communicator c = *this;
+    c.timeout_ = timeout;
+    return c;
+  }
+
+  // Every copy's calls stop: an exchange waiting for other ranks returns (its call throws
+  // distributed_error, cause aborted), then the NCCL communicator is aborted (ncclCommAbort), where
+  // cascade made it. Call it on every rank; the communicator is unusable after.
+  void abort() const { abort_state(*state_); }
+
   ncclComm_t get() const noexcept { return comm_; }
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
   int device() const noexcept { return device_; }
   cudaStream_t stream() const noexcept { return stream_; }
+  std::chrono::milliseconds timeout() const noexcept { return timeout_; }
+  // Whether collective::nvlink's window is made (automatic then takes it where the op allows any).
+  bool has_nvlink() const noexcept { return state_->nvlink == detail::communicator_state::link::ready; }
+
+  // collective::nvlink's window for these ranks, made where not made yet (collective: every rank of
+  // the communicator calls it, those of one process in one call). init_all does this; a call that
+  // wants the window does it for its rank.
+  static void prepare_nvlink(std::span<communicator const> comms) {
+    std::vector<ncclComm_t> raw;
+    std::vector<int> devices;
+    for (communicator const& c : comms)
+      if (c.state_->nvlink == detail::communicator_state::link::unknown) raw.push_back(c.comm_), devices.push_back(c.device_);
+    if (raw.empty()) return;
+    auto made = detail::nvlink_window::make(raw, devices, comms[0].size_);
+    std::size_t k = 0;
+    for (communicator const& c : comms) {
+      if (c.state_->nvlink != detail::communicator_state::link::unknown) continue;
+      c.state_->window = std::move(made[k++]);
+      c.state_->nvlink = c.state_->window ? detail::communicator_state::link::ready : detail::communicator_state::link::absent;
+    }
+  }
+
+  // The window this rank's exchange uses, null where the ranks cannot use one; made at the first
+  // call that asks (`make`: an explicit collective::nvlink, or automatic on a communicator cascade
+  // made). Throws distributed_error if an earlier exchange failed.
+  detail::nvlink_window* nvlink_window(bool make) const {
+    detail::communicator_state& st = *state_;
+    if (st.aborted)
+      throw distributed_error(distributed_error::cause::aborted, rank_,
+                              "cascade: the communicator of rank " + std::to_string(rank_) +
+                                  " was aborted; make a new one");
+    if (st.nvlink == detail::communicator_state::link::unknown && make) prepare_nvlink(std::span<communicator const>(this, 1));
+    if (st.nvlink != detail::communicator_state::link::ready) return nullptr;
+    return st.window.get();
+  }
+  bool owns() const noexcept { return state_->owned; }
 
  private:
   communicator() = default;
@@ -108,16 +217,37 @@ class communicator {
       (void)ncclCommDestroy(comm);
       throw;
     }
-    c.owner_ = std::shared_ptr<ncclComm>(comm, [](ncclComm_t p) { (void)ncclCommDestroy(p); });
+    c.state_->owned = true;
     return c;
   }
 
-  std::shared_ptr<ncclComm> owner_;  // null when borrowed
+  // The exchanges stop first: NCCL's abort unmaps the peers' windows. An exchange already storing
+  // into them finishes within microseconds (the pause), a waiting one returns, a queued one (behind an
+  // NCCL kernel that waits for a dead rank, until ncclCommAbort stops it) stores nothing. A device
+  // sync then could wait forever on NCCL's kernels of a borrowed communicator, which only its owner
+  // can abort: that window is kept, as a queued exchange may still read it.
+  static void abort_state(detail::communicator_state& st) {
+    if (st.aborted) return;
+    st.aborted = true;
+    if (st.window) st.window->raise_stop();
+    st.nvlink = detail::communicator_state::link::absent;
+    if (!st.owned) {
+      (void)st.window.release();  // (2 MiB and a few words, until the process ends)
+      return;
+    }
+    if (st.window) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    (void)ncclCommAbort(st.comm);
+    if (st.window) st.window->release(/*comm_gone=*/true);
+    st.window.reset();
+  }
+
+  std::shared_ptr<detail::communicator_state> state_;
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
   int rank_ = 0;
   int size_ = 1;
   int device_ = 0;
+  std::chrono::milliseconds timeout_ = std::chrono::seconds(30);
 };
 
 // A fresh NCCL id (ncclGetUniqueId), made on one rank and given to every other before init_rank.

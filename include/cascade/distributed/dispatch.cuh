@@ -3,12 +3,14 @@
 // (one process driving all GPUs, the collectives in one NCCL group).
 //
 // A plan (plans.cuh) says what a rank reduces and how partials combine:
-//   using partial = P; using result_type = R;
+//   using partial = P; using result_type = R; using collective_type = C;
 //   static constexpr bool all_reduce;          // NCCL's op (then also nccl_type(), nccl_op()), else all-gather
-//   template <class Policy> void local(Policy const&, int rank, P* slot) const;
-//   fold_op(), result()                        // the all-gather path's ordered fold, and P -> R
+//   template <class Policy, class Slot> void local(Policy const&, int rank, Slot slot) const;
+//   fold_op(), result()                        // the ordered fold of partials, and P -> R
 // The steps, on the communicator's device and stream:
-//   local       the rank's shard reduced with the policy into its slot (cascade's scratch);
+//   local       the rank's shard reduced with the policy into its slot (cascade's scratch), or, through
+//               collective::nvlink's window, into an nvlink_sink that exchanges, folds and stores the
+//               result in the same kernel (then nothing follows);
 //   collective  NCCL's all-reduce / reduce of the slot, or all-gather of every rank's slot;
 //   finish      one thread folds the gathered slots in rank order and stores the result in d_out
 //               (all_reduce: copies the slot there, unless NCCL could write d_out itself).
@@ -18,6 +20,7 @@
 #include <nccl.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -35,8 +38,11 @@
 #include "../detail/runtime/scoped_device.cuh"
 #include "../detail/runtime/scratch.cuh"
 #include "../error.cuh"
+#include "collective.cuh"
 #include "communicator.cuh"
+#include "distributed_error.cuh"
 #include "nccl_error.cuh"
+#include "nvlink_exchange.cuh"
 #include "partial.cuh"
 
 namespace cascade::detail {
@@ -59,24 +65,94 @@ bool nccl_can_write(OutIt const& d_out, communicator const& comm) {
   }
 }
 
+// check_nccl for a call on a communicator that may be non-blocking (init_rank's): while NCCL says
+// ncclInProgress it waits, at most the communicator's timeout (a dead peer can hold a connection's
+// setup forever), then aborts the communicator and throws distributed_error.
+inline void check_nccl_within(ncclResult_t code, char const* call, communicator const& comm) {
+  auto const deadline = std::chrono::steady_clock::now() + comm.timeout();
+  while (code == ncclInProgress) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      comm.abort();
+      throw distributed_error(distributed_error::cause::timeout, comm.rank(),
+                              std::string("cascade: ") + call + " on rank " + std::to_string(comm.rank()) +
+                                  " was not taken up within the timeout (" + std::to_string(comm.timeout().count()) +
+                                  " ms); the communicator is aborted: make a new one");
+    }
+    if (ncclCommGetAsyncError(comm.get(), &code) != ncclSuccess) code = ncclInternalError;
+  }
+  check_nccl(code, call, comm.get());
+}
+
+// The window a plan's partials go through: collective::nvlink's (made if need be; none is an
+// error), automatic's where the communicator has one or, made by cascade, can make one; else none
+// (NCCL's collectives). Throws distributed_error if an earlier exchange on it failed.
+template <class Plan>
+nvlink_window* exchange_window(communicator const& comm, char const* who) {
+  using C = typename Plan::collective_type;
+  constexpr bool named = std::is_same_v<C, collective::nvlink>;
+  if constexpr (named || std::is_same_v<C, collective::automatic>) {
+    bool const fits = static_cast<std::size_t>(comm.size()) * nvlink_words<typename Plan::partial> <= nvlink_window::bytes / 16;
+    if (!named && !fits) return comm.nvlink_window(false), nullptr;
+    nvlink_window* const w = comm.nvlink_window(named || comm.owns());
+    if constexpr (named) {
+      if (w == nullptr)
+        throw std::invalid_argument(std::string(who) +
+                                    ": collective::nvlink needs every rank on one host with peer access (NCCL's LSA "
+                                    "team), NCCL 2.28 or newer with header and library of one version, and neither "
+                                    "CASCADE_NVLINK=0 nor NCCL_P2P_DISABLE=1; use collective::automatic, which "
+                                    "falls back to NCCL's collectives");
+      if (!fits)
+        throw std::invalid_argument(std::string(who) + ": collective::nvlink's window holds " +
+                                    std::to_string(nvlink_window::bytes / 16 / 4) + " bytes of partials a call; " +
+                                    std::to_string(comm.size()) + " of " + std::to_string(sizeof(typename Plan::partial)) +
+                                    " bytes do not fit: use collective::all_gather");
+    }
+    if (w != nullptr && w->status() != nvlink_ok) {
+      unsigned const why = w->status();
+      comm.abort();
+      throw distributed_error(why == nvlink_aborted ? distributed_error::cause::aborted : distributed_error::cause::timeout,
+                              comm.rank(),
+                              std::string(who) + ": an earlier call's exchange on rank " + std::to_string(comm.rank()) +
+                                  (why == nvlink_aborted ? " was aborted" : " timed out waiting for the other ranks") +
+                                  "; the communicator is aborted: make a new one");
+    }
+    return w;
+  } else {
+    (void)comm.nvlink_window(false);  // (throws if the communicator was aborted)
+    return nullptr;
+  }
+}
+
 template <class Plan>
 class rank_call {
  public:
   using partial = typename Plan::partial;
 
-  rank_call(communicator const& comm, Plan const& plan)
-      : comm_(comm),
-        plan_(plan),
-        buffer_(sizeof(partial) * (Plan::all_reduce ? 1 : comm.size()), comm.stream(),
-                "cascade distributed reduce (the ranks' partials)") {}
+  rank_call(communicator const& comm, Plan const& plan, nvlink_window* window)
+      : comm_(comm), plan_(plan), window_(window) {
+    if (window_ == nullptr)
+      buffer_.emplace(sizeof(partial) * (Plan::all_reduce ? 1 : comm.size()), comm.stream(),
+                      "cascade distributed reduce (the ranks' partials)");
+  }
 
-  template <class Policy>
-  void local(Policy const& policy) const {
-    plan_.local(policy.on(comm_.stream()), comm_.rank(), own_slot());
+  bool exchanges() const { return window_ != nullptr; }
+
+  template <class Policy, class OutIt>
+  void local(Policy const& policy, int root, OutIt const& d_out) const {
+    if (window_ != nullptr) {
+      auto const ns = std::chrono::duration_cast<std::chrono::nanoseconds>(comm_.timeout()).count();
+      using sink = nvlink_sink<partial, decltype(plan_.fold_op()), decltype(plan_.result()), OutIt>;
+      plan_.local(policy.on(comm_.stream()), comm_.rank(),
+                  sink{window_->link(static_cast<unsigned long long>(ns)), plan_.fold_op(), plan_.result(), d_out,
+                       root < 0 || root == comm_.rank()});
+    } else {
+      plan_.local(policy.on(comm_.stream()), comm_.rank(), own_slot());
+    }
   }
 
   template <class OutIt>
   void collective(int root, OutIt const& d_out) {
+    if (window_ != nullptr) return;  // the local kernel exchanged
     ncclComm_t const c = comm_.get();
     if constexpr (Plan::all_reduce) {
       partial* receive = slots();
@@ -87,20 +163,21 @@ class rank_call {
         }
       }
       if (root < 0)
-        check_nccl(ncclAllReduce(slots(), receive, 1, Plan::nccl_type(), Plan::nccl_op(), c, comm_.stream()),
-                   "ncclAllReduce (the ranks' partials)", c);
+        check_nccl_within(ncclAllReduce(slots(), receive, 1, Plan::nccl_type(), Plan::nccl_op(), c, comm_.stream()),
+                          "ncclAllReduce (the ranks' partials)", comm_);
       else
-        check_nccl(ncclReduce(slots(), receive, 1, Plan::nccl_type(), Plan::nccl_op(), root, c, comm_.stream()),
-                   "ncclReduce (the ranks' partials)", c);
+        check_nccl_within(ncclReduce(slots(), receive, 1, Plan::nccl_type(), Plan::nccl_op(), root, c, comm_.stream()),
+                          "ncclReduce (the ranks' partials)", comm_);
     } else {
       // In place: rank r's slot is already where the gathered array keeps it.
-      check_nccl(ncclAllGather(own_slot(), slots(), sizeof(partial), ncclUint8, c, comm_.stream()),
-                 "ncclAllGather (the ranks' partials)", c);
+      check_nccl_within(ncclAllGather(own_slot(), slots(), sizeof(partial), ncclUint8, c, comm_.stream()),
+                        "ncclAllGather (the ranks' partials)", comm_);
     }
   }
 
   template <class OutIt>
   void finish(int root, OutIt const& d_out) const {
+    if (window_ != nullptr) return;
     if (root >= 0 && root != comm_.rank()) return;
     if constexpr (Plan::all_reduce) {
       if (!wrote_out_) launch_fold_ranks(slots(), 1, plan_.fold_op(), plan_.result(), d_out, comm_.stream());
@@ -110,25 +187,55 @@ class rank_call {
   }
 
  private:
-  partial* slots() const { return buffer_.template as<partial>(); }
+  partial* slots() const { return buffer_->template as<partial>(); }
   partial* own_slot() const { return slots() + (Plan::all_reduce ? 0 : comm_.rank()); }
 
   communicator comm_;
   Plan plan_;
-  scratch_buffer buffer_;
+  nvlink_window* window_;
+  std::optional<scratch_buffer> buffer_;
   bool wrote_out_ = false;
 };
 
-// Waits for the flag as reduce() does (host_result.cuh), and also asks NCCL at each of its checks
-// whether the communicator failed (a peer that died leaves the collective waiting forever).
-inline void wait_for_ranks(unsigned volatile const* ready, communicator const& comm) {
-  wait_for_result(ready, comm.stream(), [&] {
-    ncclResult_t state = ncclSuccess;
-    check_nccl(ncclCommGetAsyncError(comm.get(), &state), "ncclCommGetAsyncError", comm.get());
-    if (state != ncclSuccess && state != ncclInProgress)
-      throw nccl_error(state, nccl_error_text(state, "the distributed reduce's collective", comm.get()) +
-                                  "; the communicator is unusable: abort it (ncclCommAbort)");
-  });
+// Waits for the flag as reduce() does (host_result.cuh), and also, at each of its checks: asks NCCL
+// whether the communicator failed (a peer that died leaves a collective waiting forever), reads the
+// exchange's status (collective::nvlink: it gave up waiting, or was aborted), and gives up itself
+// once the communicator's timeout has passed (twice it where the exchange keeps its own deadline).
+// Each throws distributed_error (nccl_error for NCCL's errors) after aborting the communicator.
+inline void wait_for_ranks(unsigned volatile const* ready, communicator const& comm, nvlink_window const* window,
+                           char const* who) {
+  auto const started = std::chrono::steady_clock::now();
+  auto const limit = window != nullptr ? 2 * comm.timeout() : comm.timeout();
+  auto const fail = [&](distributed_error::cause why, std::string const& what) {
+    comm.abort();
+    throw distributed_error(why, comm.rank(), std::string(who) + " on rank " + std::to_string(comm.rank()) + ": " + what +
+                                                  "; the communicator is aborted: make a new one");
+  };
+  auto const exchange_failed = [&] {
+    if (window == nullptr || window->status() == nvlink_ok) return;
+    if (window->status() == nvlink_aborted) fail(distributed_error::cause::aborted, "the exchange was aborted");
+    fail(distributed_error::cause::timeout, "no partial came from some rank within the timeout (" +
+                                                std::to_string(comm.timeout().count()) + " ms, collective::nvlink)");
+  };
+  try {
+    wait_for_result(ready, comm.stream(), [&] {
+      ncclResult_t state = ncclSuccess;
+      check_nccl(ncclCommGetAsyncError(comm.get(), &state), "ncclCommGetAsyncError", comm.get());
+      if (state != ncclSuccess && state != ncclInProgress) {
+        std::string const text = nccl_error_text(state, "the distributed reduce's collective", comm.get());
+        comm.abort();
+        throw nccl_error(state, text + " on rank " + std::to_string(comm.rank()) + "; the communicator is aborted: make a new one",
+                         comm.rank());
+      }
+      exchange_failed();
+      if (std::chrono::steady_clock::now() - started > limit)
+        fail(distributed_error::cause::timeout, "the other ranks did not finish within the timeout (" +
+                                                    std::to_string(comm.timeout().count()) + " ms)");
+    });
+  } catch (cuda_error const&) {
+    exchange_failed();  // the kernel gave up and returned: the stream drained without the result
+    throw;
+  }
 }
 
 inline void refuse_capture(cudaStream_t stream) {
@@ -146,8 +253,8 @@ void run_rank(communicator const& comm, int root, Policy const& policy, Plan con
   scoped_device const on(comm.device());
   current_device();
   if (root < 0 || root == comm.rank()) check_device_accessible(d_out, "the output (d_out)");
-  rank_call<Plan> call(comm, plan);
-  call.local(policy);
+  rank_call<Plan> call(comm, plan, exchange_window<Plan>(comm, who));
+  call.local(policy, root, d_out);
   call.collective(root, d_out);
   call.finish(root, d_out);
 }
@@ -165,16 +272,17 @@ std::optional<typename Plan::result_type> run_rank_to_host(communicator const& c
   scoped_device const on(comm.device());
   current_device();
   refuse_capture(comm.stream());
+  nvlink_window* const window = exchange_window<Plan>(comm, who);
   host_slot<R> slot;
   try {
     {
-      rank_call<Plan> call(comm, plan);
-      call.local(policy);
+      rank_call<Plan> call(comm, plan, window);
+      call.local(policy, root, slot.out());
       call.collective(root, slot.out());
       call.finish(root, slot.out());
     }
-    wait_for_ranks(slot.ready(), comm);
-  } catch (nccl_error const&) {
+    wait_for_ranks(slot.ready(), comm, window, who);
+  } catch (distributed_error const&) {
     slot.abandon();  // a collective that failed may never end: do not wait for the stream
     throw;
   } catch (...) {
@@ -221,9 +329,10 @@ class nccl_group {
   ~nccl_group() {
     if (open_) (void)ncclGroupEnd();
   }
-  void end() {
+  // `comms`: the group's communicators, waited on where they are non-blocking.
+  void end(std::vector<ncclComm_t> const& comms = {}) {
     open_ = false;
-    check_nccl(ncclGroupEnd(), "ncclGroupEnd (the ranks' collectives)");
+    check_nccl(settle(ncclGroupEnd(), comms), "ncclGroupEnd (the ranks' collectives)");
   }
   nccl_group(nccl_group const&) = delete;
   nccl_group& operator=(nccl_group const&) = delete;
@@ -235,7 +344,19 @@ class nccl_group {
 // plans[i] on comms[i]; out(i, f) calls f with rank i's output iterator.
 template <class Policy, class Plan, class Out>
 void run_ranks(std::span<communicator const> comms, int root, Policy const& policy, std::vector<Plan> const& plans,
-               Out const& out) {
+               Out const& out, char const* who) {
+  using C = typename Plan::collective_type;
+  if constexpr (std::is_same_v<C, collective::nvlink> || std::is_same_v<C, collective::automatic>) {
+    bool all_owned = true;
+    for (communicator const& c : comms) all_owned = all_owned && c.owns();
+    if (std::is_same_v<C, collective::nvlink> || all_owned) communicator::prepare_nvlink(comms);
+  }
+  // Every check before the first launch: a rank's exchange waits for the others' kernels.
+  std::vector<nvlink_window*> windows;
+  for (communicator const& c : comms) {
+    scoped_device const on(c.device());
+    windows.push_back(exchange_window<Plan>(c, who));
+  }
   std::vector<std::unique_ptr<held_call<Plan>>> calls;
   calls.reserve(comms.size());
   for (std::size_t i = 0; i < comms.size(); ++i) {
@@ -243,16 +364,19 @@ void run_ranks(std::span<communicator const> comms, int root, Policy const& poli
     current_device();
     if (root < 0 || root == static_cast<int>(i)) out(i, [](auto const& d_out) { check_device_accessible(d_out, "the output (d_out)"); });
     calls.push_back(std::make_unique<held_call<Plan>>(comms[i].device()));
-    calls.back()->call.emplace(comms[i], plans[i]);
-    calls.back()->call->local(policy);
+    calls.back()->call.emplace(comms[i], plans[i], windows[i]);
+    out(i, [&](auto const& d_out) { calls.back()->call->local(policy, root, d_out); });
   }
+  if (calls[0]->call->exchanges()) return;
   {
     nccl_group group;
     for (std::size_t i = 0; i < comms.size(); ++i) {
       scoped_device const on(comms[i].device());
       out(i, [&](auto const& d_out) { calls[i]->call->collective(root, d_out); });
     }
-    group.end();
+    std::vector<ncclComm_t> raw;
+    for (communicator const& c : comms) raw.push_back(c.get());
+    group.end(raw);
   }
   for (std::size_t i = 0; i < comms.size(); ++i) {
     scoped_device const on(comms[i].device());
@@ -263,14 +387,14 @@ void run_ranks(std::span<communicator const> comms, int root, Policy const& poli
 // Every rank's result in d_outs[i].
 template <class Policy, class Plan, class OutIts>
 void run_ranks_into(std::span<communicator const> comms, Policy const& policy, std::vector<Plan> const& plans,
-                    OutIts const& d_outs) {
-  run_ranks(comms, -1, policy, plans, [&](std::size_t i, auto const& f) { f(d_outs[i]); });
+                    OutIts const& d_outs, char const* who) {
+  run_ranks(comms, -1, policy, plans, [&](std::size_t i, auto const& f) { f(d_outs[i]); }, who);
 }
 
 // The result on the host, from rank 0 (the others write nothing).
 template <class Policy, class Plan>
 typename Plan::result_type run_ranks_to_host(std::span<communicator const> comms, Policy const& policy,
-                                             std::vector<Plan> const& plans) {
+                                             std::vector<Plan> const& plans, char const* who) {
   using R = typename Plan::result_type;
   scoped_device const on(comms[0].device());
   current_device();
@@ -280,9 +404,9 @@ typename Plan::result_type run_ranks_to_host(std::span<communicator const> comms
     run_ranks(comms, 0, policy, plans, [&](std::size_t i, auto const& f) {
       if (i == 0) f(slot.out());
       else f(static_cast<R*>(nullptr));
-    });
-    wait_for_ranks(slot.ready(), comms[0]);
-  } catch (nccl_error const&) {
+    }, who);
+    wait_for_ranks(slot.ready(), comms[0], exchange_window<Plan>(comms[0], who), who);
+  } catch (distributed_error const&) {
     slot.abandon();
     throw;
   } catch (...) {

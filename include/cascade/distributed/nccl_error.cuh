@@ -5,20 +5,23 @@
 //
 // what() names the call, NCCL's error string and, where the communicator has one, NCCL's last error
 // message (ncclGetLastError), which says what went wrong in words (a peer that left, a mismatch).
+// A distributed_error (its cause: nccl), so one handler catches every way a distributed call fails.
 #pragma once
 
 #include "../detail/meta/config.cuh"
 
 #include <nccl.h>
 
-#include <stdexcept>
 #include <string>
+
+#include "distributed_error.cuh"
 
 namespace cascade {
 
-class nccl_error : public std::runtime_error {
+class nccl_error : public distributed_error {
  public:
-  nccl_error(ncclResult_t code, std::string const& what_arg) : std::runtime_error(what_arg), code_(code) {}
+  nccl_error(ncclResult_t code, std::string const& what_arg, int rank = -1)
+      : distributed_error(cause::nccl, rank, what_arg), code_(code) {}
   ncclResult_t code() const noexcept { return code_; }
 
  private:
@@ -51,6 +54,21 @@ inline void check_nccl(ncclResult_t code, char const* call, ncclComm_t comm = nu
     } while (code == ncclInProgress);
   }
   if (code != ncclSuccess) throw nccl_error(code, nccl_error_text(code, call, comm));
+}
+
+// A group's result on non-blocking communicators (ncclInProgress: the work was taken up, each
+// communicator finishes it on its own): what each ended as, the first failure or ncclSuccess.
+template <class Comms>
+ncclResult_t settle(ncclResult_t code, Comms const& comms) {
+  if (code != ncclInProgress) return code;
+  for (ncclComm_t c : comms) {
+    ncclResult_t state = ncclInProgress;
+    do {
+      if (ncclCommGetAsyncError(c, &state) != ncclSuccess) return ncclInternalError;
+    } while (state == ncclInProgress);
+    if (state != ncclSuccess) return state;
+  }
+  return ncclSuccess;
 }
 
 }  // namespace detail

@@ -81,13 +81,14 @@ struct ranked_op {
   }
 };
 
-// Where a rank's local argmin writes: its slot, with the shard's size beside the best pair.
-template <class T>
+// Where a rank's local argmin writes: its slot (a ranked<T>*, or any output iterator of them), with
+// the shard's size beside the best pair.
+template <class T, class Slot = ranked<T>*>
 struct ranked_writer {
-  ranked<T>* slot;
+  Slot slot;
   cuda::std::int64_t count;
   struct proxy {
-    ranked<T>* slot;
+    Slot slot;
     cuda::std::int64_t count;
     __device__ proxy const& operator=(indexed<T> const& best) const {
       store_value(slot, ranked<T>{best, count});

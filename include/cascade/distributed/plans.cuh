@@ -58,12 +58,13 @@ struct value_plan {
                 "collective::all_gather (any type and op) or collective::automatic");
   static constexpr bool all_reduce =
       cuda::std::is_same_v<Collective, collective::all_reduce> ||
-      (cuda::std::is_same_v<Collective, collective::automatic> && builtin);
+      (cuda::std::is_same_v<Collective, collective::automatic> && builtin);  // (nvlink may still take automatic)
   static constexpr bool use_maybe = !all_reduce && !has_identity_v<Op, T>;
   static constexpr bool transforms = !cuda::std::is_same_v<Transform, no_transform>;
 
   using partial = cuda::std::conditional_t<use_maybe, maybe<T>, T>;
   using result_type = T;
+  using collective_type = Collective;
 
   It first;
   Transform transform;
@@ -71,8 +72,8 @@ struct value_plan {
   T init;
   Op op;
 
-  template <class Policy>
-  void local(Policy const& policy, int rank, partial* slot) const {
+  template <class Policy, class Slot>
+  void local(Policy const& policy, int rank, Slot slot) const {
     if constexpr (use_maybe) {
       maybe<T> const seed = rank == 0 ? maybe<T>{init, true} : maybe<T>{T{}, false};
       if constexpr (transforms) {
@@ -121,6 +122,7 @@ struct exact_plan {
   static constexpr bool all_reduce = false;
   using partial = typename call::area;
   using result_type = T;
+  using collective_type = Collective;
 
   It first;
   Transform transform;
@@ -128,11 +130,11 @@ struct exact_plan {
   T init;
   Op op;
 
-  template <class Policy>
-  void local(Policy const& policy, int, partial* slot) const {
+  template <class Policy, class Slot>
+  void local(Policy const& policy, int, Slot slot) const {
     launch_context const call(policy.stream(), current_device());
     dispatch_accumulated_with<Policy, input, T, Op>(call, policy, view(), n, [&](partial* area) {
-      return area_writer<typename call::state, partial>{area, slot};
+      return area_writer<typename call::state, partial, Slot>{area, slot};
     });
   }
   input view() const {
@@ -154,14 +156,15 @@ struct arg_plan {
   static constexpr bool all_reduce = false;
   using partial = ranked<T>;
   using result_type = indexed<T>;
+  using collective_type = collective::automatic;
 
   It first;
   cuda::std::int64_t n;
 
-  template <class Policy>
-  void local(Policy const& policy, int, partial* slot) const {
+  template <class Policy, class Slot>
+  void local(Policy const& policy, int, Slot slot) const {
     using call = arg_call<ArgOp, T>;
-    dispatch_reduce_into(policy, call::input(first), n, ranked_writer<T>{slot, n}, call::init(), ArgOp{});
+    dispatch_reduce_into(policy, call::input(first), n, ranked_writer<T, Slot>{slot, n}, call::init(), ArgOp{});
   }
   ranked_op<ArgOp> fold_op() const { return {}; }
   ranked_result result() const { return {}; }

@@ -137,7 +137,7 @@ void reduce_into(std::span<communicator const> comms, Policy const& policy, Shar
   char const* const who = "cascade::reduce_into (distributed, every rank)";
   detail::check_ranks(comms, std::ranges::size(shards), std::ranges::size(d_outs), who);
   auto const plans = detail::value_plans<Shards, detail::no_transform, T, Op, Collective>(shards, {}, init, op, who);
-  detail::run_ranks_into(comms, policy, plans, d_outs);
+  detail::run_ranks_into(comms, policy, plans, d_outs, who);
 }
 
 template <class Policy, class Shards, class T, class Op, class Collective = collective::automatic>
@@ -147,7 +147,7 @@ T reduce(std::span<communicator const> comms, Policy const& policy, Shards const
   char const* const who = "cascade::reduce (distributed, every rank)";
   detail::check_ranks(comms, std::ranges::size(shards), comms.size(), who);
   auto const plans = detail::value_plans<Shards, detail::no_transform, T, Op, Collective>(shards, {}, init, op, who);
-  return detail::run_ranks_to_host(comms, policy, plans);
+  return detail::run_ranks_to_host(comms, policy, plans, who);
 }
 
 template <class Policy, class Shards, class T>

@@ -45,7 +45,7 @@ T transform_reduce(std::span<communicator const> comms, Policy const& policy, Sh
   char const* const who = "cascade::transform_reduce (distributed, every rank)";
   detail::check_ranks(comms, std::ranges::size(shards), comms.size(), who);
   auto const plans = detail::value_plans<Shards, TransformOp, T, ReduceOp, Collective>(shards, transform_op, init, reduce_op, who);
-  return detail::run_ranks_to_host(comms, policy, plans);
+  return detail::run_ranks_to_host(comms, policy, plans, who);
 }
 
 }  // namespace cascade

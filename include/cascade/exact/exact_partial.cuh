@@ -14,6 +14,7 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
+#include "../detail/kernel/sinks.cuh"
 #include "binned_small_sum.cuh"
 #include "binned_sum.cuh"
 #include "exact_sum.cuh"
@@ -82,24 +83,26 @@ struct round_area {
 
 // ---- where a call's final state goes: into its area, and the area to a slot ----------------------------
 
-// The last step of a call's finish (one thread): adds the final state to the area, copies the area to
-// `slot` word by word (from L2: other blocks' atomics wrote it), and zeroes the area for the stream's
-// next call, as a rounding would.
-template <class State, class Area>
+// The last step of a call's finish (one thread): adds the final state to the area, takes the area
+// word by word (from L2: other blocks' atomics wrote it), zeroes it for the stream's next call, as a
+// rounding would, and writes what it took to `slot` (an Area*, or any output iterator of Area).
+template <class State, class Area, class Slot = Area*>
 struct area_writer {
   static_assert(sizeof(Area) % sizeof(unsigned long long) == 0, "cascade: an area is made of 8-byte words");
   Area* area;
-  Area* slot;
+  Slot slot;
   struct proxy {
     area_writer const& to;
     __device__ proxy const& operator=(State const& s) const {
       add_state(to.area, s);
+      Area taken;
       auto* const from = reinterpret_cast<unsigned long long*>(to.area);
-      auto* const into = reinterpret_cast<unsigned long long*>(to.slot);
+      auto* const into = reinterpret_cast<unsigned long long*>(&taken);
       for (unsigned i = 0; i < sizeof(Area) / sizeof(unsigned long long); ++i) {
         into[i] = exact::load_word(from + i);
         from[i] = 0;
       }
+      store_value(to.slot, taken);
       return *this;
     }
   };

@@ -26,4 +26,21 @@ class scoped_device {
   int previous_ = 0;
 };
 
+// As scoped_device, for teardown: never throws (a device it cannot make current is left as is).
+class scoped_device_noexcept {
+ public:
+  explicit scoped_device_noexcept(int ordinal) noexcept {
+    switched_ = cudaGetDevice(&previous_) == cudaSuccess && previous_ != ordinal && cudaSetDevice(ordinal) == cudaSuccess;
+  }
+  ~scoped_device_noexcept() {
+    if (switched_) (void)cudaSetDevice(previous_);
+  }
+  scoped_device_noexcept(scoped_device_noexcept const&) = delete;
+  scoped_device_noexcept& operator=(scoped_device_noexcept const&) = delete;
+
+ private:
+  int previous_ = 0;
+  bool switched_ = false;
+};
+
 }  // namespace cascade::detail
