@@ -3,6 +3,8 @@
 4 GPUs (doc_examples.py checks the page's rows against what this prints). Weak scaling: each
 collective's GPU time on 1 GPU over its time on N at the same floats per GPU, and all_reduce's share
 of the call, (call - local) / call; strong scaling: all_reduce's time for a total split across GPUs.
+A run with collective::nvlink rows gets one table instead: what nvlink and all_reduce add to the
+local reduce on the run's most ranks, their weak-scaling efficiency, and NCCL's latency alone.
 
     python3 scripts/distributed_tables.py RUN.json
 """
@@ -13,6 +15,20 @@ from results_io import load_result
 t = {(r['name'], r['ranks'], r['log2_items_per_rank']): r['gpu_us'] for r in load_result(sys.argv[1])['rows']
      if r.get('kind') == 'timing' and r.get('family') == 'distributed'}
 sizes = sorted({k[2] for k in t if k[1] == 1})
+if any(k[0] == 'nvlink' for k in t):
+    # A run with collective::nvlink: per size, the local reduce, what each path adds to it on the most
+    # ranks of the run (GPU time) and its weak-scaling efficiency, and NCCL's all-reduce of one float.
+    n = max(k[1] for k in t)
+    print('| floats per GPU | local reduce | nvlink: added | efficiency | all_reduce: added | efficiency '
+          '| NCCL all-reduce of 1 float |')
+    print('| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
+    for L in sizes:
+        local = t[('local', n, L)]
+        cells = []
+        for c in ('nvlink', 'all_reduce'):
+            cells += ['%.1f us' % (t[(c, n, L)] - local), '%.1f%%' % (100 * t[(c, 1, L)] / t[(c, n, L)])]
+        print('| 2^%d | %.1f us | %s | %.1f us |' % (L, local, ' | '.join(cells), t[('nccl all_reduce', n, L)]))
+    sys.exit(0)
 collectives = ('all_reduce', 'all_gather', 'custom op')
 print('| floats per GPU | 1 GPU (local reduce) | 2 GPUs: efficiency | share | 4 GPUs: efficiency | share |')
 print('| --- | ---: | --- | ---: | --- | ---: |')

@@ -221,7 +221,7 @@ class communicator {
     return c;
   }
 
-  // The exchanges stop first: NCCL's abort unmaps the peers' windows. An exchange already storing
+  // The exchanges stop first: deregistering unmaps the peers' windows. An exchange already storing
   // into them finishes within microseconds (the pause), a waiting one returns, a queued one (behind an
   // NCCL kernel that waits for a dead rank, until ncclCommAbort stops it) stores nothing. A device
   // sync then could wait forever on NCCL's kernels of a borrowed communicator, which only its owner
@@ -235,10 +235,12 @@ class communicator {
       (void)st.window.release();  // (2 MiB and a few words, until the process ends)
       return;
     }
-    if (st.window) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (st.window) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      st.window->deregister();  // (what NCCL's abort would not give back)
+    }
     (void)ncclCommAbort(st.comm);
-    if (st.window) st.window->release(/*comm_gone=*/true);
-    st.window.reset();
+    st.window.reset();  // a device sync, now that NCCL's kernels have stopped, then the memory
   }
 
   std::shared_ptr<detail::communicator_state> state_;

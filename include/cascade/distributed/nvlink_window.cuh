@@ -148,14 +148,24 @@ class nvlink_window {
     (void)cudaStreamSynchronize(stop_stream_);
   }
 
-  // Waits for this rank's work, then gives the window back (before the communicator goes). After
-  // ncclCommAbort (comm_gone), only cascade's own memory: the registration went with the communicator.
-  void release(bool comm_gone = false) noexcept {
+  // Gives the registration back (local to the rank; the peers' windows leave this GPU's address
+  // space): before the communicator goes, also when it is aborted (its abort keeps the memory).
+  void deregister() noexcept {
+#if CASCADE_NCCL_WINDOWS
+    if (window_ == nullptr) return;
+    scoped_device_noexcept on(device_);
+    (void)settle(ncclCommWindowDeregister(comm_, window_), std::vector<ncclComm_t>{comm_});
+    window_ = nullptr;
+#endif
+  }
+
+  // Waits for this rank's work, then gives the window back (before the communicator goes).
+  void release() noexcept {
     if (buffer_ == nullptr) return;
     scoped_device_noexcept on(device_);
     (void)cudaDeviceSynchronize();  // no exchange may still use the window
+    deregister();
 #if CASCADE_NCCL_WINDOWS
-    if (window_ != nullptr && !comm_gone) (void)settle(ncclCommWindowDeregister(comm_, window_), std::vector<ncclComm_t>{comm_});
     (void)ncclMemFree(buffer_);
 #endif
     (void)cudaFree(peers_);
