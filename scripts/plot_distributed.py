@@ -20,8 +20,8 @@ try:
 except ImportError:
     sys.exit('plot_distributed.py: matplotlib is missing; install it with: pip install matplotlib')
 
-PATHS = ['all_reduce', 'all_gather', 'custom op']
-STYLE = {'all_reduce': '-', 'all_gather': '--', 'custom op': ':'}
+PATHS = ['nvlink', 'all_reduce', 'all_gather', 'custom op']  # those the run has
+STYLE = {'nvlink': '-.', 'all_reduce': '-', 'all_gather': '--', 'custom op': ':'}
 
 
 def main():
@@ -37,25 +37,28 @@ def main():
     ranks = sorted({k[1] for k in t})
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
     colors = dict(zip(ranks, plt.rcParams['axes.prop_cycle'].by_key()['color']))
+    paths = [p for p in PATHS if (p, 1) in t]
     for n in ranks[1:]:
-        for p in PATHS:
+        for p in paths:
             one, many = t[(p, 1)], t[(p, n)]
             xs = sorted(set(one) & set(many))
             left.plot(xs, [100 * one[x] / many[x] for x in xs], STYLE[p], marker='o', color=colors[n],
                       label=f'{n} GPUs, {p}')
     left.axhline(95, color='gray', lw=0.8)
-    left.set(xlabel='log2 floats per GPU', ylabel='weak-scaling efficiency (%)', ylim=(60, 101),
+    left.set(xlabel='log2 floats per GPU', ylabel='weak-scaling efficiency (%)', ylim=(50, 101),
              title='time on 1 GPU / time on N (GPU time)')
     left.legend(fontsize=7)
     for n in ranks:
         local = t[('local', n)]
-        for p, style in [('all_reduce', '-'), ('nccl all_reduce', ':')]:
+        for p, style in [('nvlink', '-.'), ('all_reduce', '-'), ('nccl all_reduce', ':')]:
+            if (p, n) not in t:
+                continue
             xs = sorted(set(local) & set(t[(p, n)]))
-            ys = [t[(p, n)][x] - local[x] if p == 'all_reduce' else t[(p, n)][x] for x in xs]
+            ys = [t[(p, n)][x] - local[x] if p != 'nccl all_reduce' else t[(p, n)][x] for x in xs]
             right.plot(xs, ys, style, marker='o', color=colors[n],
-                       label=f'{n} GPU{"s" if n > 1 else ""}, ' + ('call - local' if p == 'all_reduce' else 'NCCL alone'))
+                       label=f'{n} GPU{"s" if n > 1 else ""}, ' + (f'{p}: call - local' if p != 'nccl all_reduce' else 'NCCL alone'))
     right.set(xlabel='log2 floats per GPU', ylabel='microseconds',
-              title='what the all_reduce path adds to the local reduce')
+              title='what the call adds to the local reduce')
     right.legend(fontsize=7)
     fig.suptitle(f"cascade distributed reduce, {doc['gpu']} x{max(ranks)}, NCCL_NVLS_ENABLE=0, commit {doc['cascade_commit']}")
     fig.tight_layout()
