@@ -54,7 +54,7 @@ void run() {
     shards.push_back({d, d + 1000});
   }
   using policy = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::recursive>;
-  long long const sum = cascade::reduce(comms, policy{}, shards, 0ll, cascade::plus{});     // NCCL's sum
+  long long const sum = cascade::reduce(comms, policy{}, shards, 0ll, cascade::plus{});     // nvlink or NCCL's
   int const largest = cascade::reduce(comms, policy{}, shards, 0, cascade::maximum{},
                                       cascade::collective::all_gather{});                      // gather, fold
   cascade::indexed<int> const where = cascade::argmax(comms, policy{}, shards);              // global index
@@ -66,7 +66,7 @@ void run() {
 
   // [ordered]
   // A non-commutative op: the product of every GPU's matrices, in rank order (three [[1 1] [0 1]] on
-  // each GPU: [[1 3n] [0 1]] for n GPUs). The all-gather path: any op, the same bits on every rank.
+  // each GPU: [[1 3n] [0 1]] for n GPUs). nvlink or the all-gather: any op, the same bits on every rank.
   std::vector<thrust::device_vector<mat2>> matrices;
   matrices.reserve(devices);
   std::vector<cascade::shard<mat2 const*>> parts;

@@ -46,6 +46,16 @@ int main() {
   }
   // On one host the partials met inside the kernel, over NVLink (collective::nvlink, automatic's pick).
   std::printf("rank %d of %d: %.0f (%s)\n", rank, nranks, total, comm.has_nvlink() ? "nvlink" : "NCCL");
+
+  // Several values a rank: 4 sums (per-class totals, say) of each rank's 4 slices of 1000 items, the
+  // ranks' slices of a class added in rank order; every rank gets the 4 totals.
+  float* sums = nullptr;
+  cudaMalloc(&sums, 4 * sizeof(float));
+  cascade::batched_reduce_into(comm, cascade::default_policy{}, d, 1000, 4, sums, 0.0f, cascade::plus{});
+  float classes[4] = {};
+  cudaMemcpy(classes, sums, sizeof classes, cudaMemcpyDeviceToHost);  // nranks * 1000 each
+  cudaFree(sums);
   cudaFree(d);
-  return total == float(nranks) * float(1 << 20) ? 0 : 1;  // nranks * 2^20 on every rank
+  bool const ok = total == float(nranks) * float(1 << 20) && classes[0] == 1000.0f * nranks && classes[3] == 1000.0f * nranks;
+  return ok ? 0 : 1;  // nranks * 2^20 on every rank
 }

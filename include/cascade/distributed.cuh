@@ -12,6 +12,7 @@
 #include "distributed/communicator.cuh"
 #include "distributed/nccl_error.cuh"
 #include "distributed/reduce.cuh"
+#include "distributed/segmented.cuh"
 #include "distributed/shard.cuh"
 #include "distributed/transform_reduce.cuh"
 #include "ops/non_commutative.cuh"

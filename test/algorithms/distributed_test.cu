@@ -17,6 +17,7 @@
 #include <cascade/distributed.cuh>
 #include <cascade/tree/all.cuh>
 #include <cascade/finish/all.cuh>
+#include <cascade/segment/warp.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <unistd.h>
@@ -50,6 +51,7 @@ using namespace cascade_test;
 namespace coll = cascade::collective;
 using fixed_policy = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::recursive>;
 using atomic_policy = cascade::policy<256, 4, cascade::tree::shuffle, cascade::finish::atomic>;
+using segment_policy = cascade::policy<256, 4, cascade::tree::shuffle, cascade::segment::warp<8>>;
 
 // ---- the ranks this process drives -------------------------------------------------------------------
 
@@ -565,6 +567,77 @@ TEST_CASE("more than 2^32 items in all, through counting iterators") {
     CHECK(sums[i] == expected);
     CHECK(top[i].index == total - 1);
     CHECK(top[i].value == total - 1);
+  }
+}
+
+// Several values a rank: value s is init op (rank 0's slice of s) op (rank 1's slice) ... Each rank's
+// slices are made from the shared seed, so every rank knows the whole and the expected values.
+template <class Collective, class T, class Op, class HostOp, class Make>
+void check_several(std::int64_t k, T init, Op op, HostOp host_op, std::uint64_t salt, Make make, bool offsets) {
+  world& w = the_world();
+  CAPTURE(Collective::name);
+  CAPTURE(k);
+  CAPTURE(offsets);
+  std::mt19937_64 rng(base_seed() ^ salt);
+  // rank r: k segments; batched: one size each (0 for some ranks); segmented: lengths of their own
+  std::vector<std::vector<std::int64_t>> lengths(w.nranks);
+  std::vector<std::vector<T>> items(w.nranks);
+  for (int r = 0; r < w.nranks; ++r) {
+    std::int64_t const size = (rng() % 4 == 0) ? 0 : static_cast<std::int64_t>(rng() % 300);
+    for (std::int64_t s = 0; s < k; ++s) lengths[r].push_back(offsets ? static_cast<std::int64_t>(rng() % 200) : size);
+    for (auto n : lengths[r])
+      for (std::int64_t j = 0; j < n; ++j) items[r].push_back(make(rng));
+  }
+  std::vector<T> expected(static_cast<std::size_t>(k), init);
+  for (int r = 0; r < w.nranks; ++r) {
+    std::size_t at = 0;
+    for (std::int64_t s = 0; s < k; ++s)
+      for (std::int64_t j = 0; j < lengths[r][s]; ++j) expected[s] = host_op(expected[s], items[r][at++]);
+  }
+  std::vector<std::vector<T>> got(w.comms.size());
+  on_each_rank([&](std::size_t i, cascade::communicator const& comm) {
+    cascade::detail::scoped_device on(comm.device());
+    int const r = comm.rank();
+    device_array<T> data(comm.device(), items[r], 0, items[r].size());
+    device_array<T> out(comm.device(), static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
+    if (offsets) {
+      std::vector<std::int64_t> begins, ends;
+      std::int64_t at = 0;
+      for (auto n : lengths[r]) begins.push_back(at), at += n, ends.push_back(at);
+      cascade::segmented_reduce_into(comm, segment_policy{}, data.ptr, begins.data(), ends.data(), k, out.ptr, init, op,
+                                     Collective{});
+    } else {
+      cascade::batched_reduce_into(comm, segment_policy{}, data.ptr, k > 0 ? lengths[r][0] : 0, k, out.ptr, init, op,
+                                   Collective{});
+    }
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(comm.stream()));
+    for (std::int64_t s = 0; s < k; ++s) got[i].push_back(out.read(static_cast<std::size_t>(s)));
+  });
+  for (std::size_t i = 0; i < w.comms.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(got[i].size() == expected.size());
+    for (std::size_t s = 0; s < expected.size(); ++s) {
+      CAPTURE(s);
+      CHECK(same_bits(got[i][s], expected[s]));
+    }
+  }
+}
+
+TEST_CASE("several values a rank: batched and segmented, each rank its slices, rank order, every collective") {
+  CASCADE_SEED_INFO();
+  auto const small_int = [](auto& rng) { return static_cast<int>(rng() % 2001) - 1000; };
+  for (std::int64_t k : {std::int64_t{0}, std::int64_t{1}, std::int64_t{37}, std::int64_t{1000}}) {
+    for (bool offsets : {false, true}) {
+      check_several<coll::automatic>(k, 7, cascade::plus{}, std::plus<>{}, 31, small_int, offsets);
+      check_several<coll::all_reduce>(k, 7, cascade::plus{}, std::plus<>{}, 32, small_int, offsets);
+      check_several<coll::all_gather>(k, 7, cascade::plus{}, std::plus<>{}, 33, small_int, offsets);
+      check_several<coll::automatic>(k, 0x5au, cascade::bit_xor{}, std::bit_xor<>{}, 34,
+                                     [](auto& rng) { return static_cast<unsigned>(rng()); }, offsets);
+      // non-commutative: each value keeps rank order (and the order within each slice)
+      check_several<coll::automatic>(k, mat2{3, 1, 4, 1}, cascade::non_commutative(cascade::monoid(mat2_product{}, mat2::unit())),
+                                     mat2_product{}, 35,
+                                     [](auto& rng) { return mat2::random_invertible(rng); }, offsets);
+    }
   }
 }
 

@@ -38,7 +38,6 @@
 
 #include "../detail/runtime/scoped_device.cuh"
 #include "../error.cuh"
-#include "distributed_error.cuh"
 #include "launch.cuh"
 #include "nccl_error.cuh"
 #include "nvlink_window.cuh"

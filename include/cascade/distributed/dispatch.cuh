@@ -40,7 +40,6 @@
 #include "../error.cuh"
 #include "collective.cuh"
 #include "communicator.cuh"
-#include "distributed_error.cuh"
 #include "nccl_error.cuh"
 #include "nvlink_exchange.cuh"
 #include "partial.cuh"

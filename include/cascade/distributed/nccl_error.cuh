@@ -1,8 +1,16 @@
-// cascade/distributed/nccl_error.cuh: the exception cascade throws when an NCCL call fails.
+// cascade/distributed/nccl_error.cuh: the exceptions a distributed call throws.
 //
 //   try { float s = cascade::reduce(comm, policy{}, d, d + n, 0.0f); }
 //   catch (cascade::nccl_error const& e) { std::cerr << e.what() << " (" << e.code() << ")\n"; }
+//   catch (cascade::distributed_error const& e) { std::cerr << e.what() << " on rank " << e.rank() << "\n"; }
 //
+// distributed_error: the ranks could not finish a call together: a peer that never arrived within the
+// communicator's timeout, a call stopped by communicator::abort(), or NCCL reporting the communicator
+// failed (nccl_error, derived). what() names the call, the rank and the cause. After one, the
+// communicator is unusable for the distributed reduce (its ranks are no longer in step): abort it on
+// every rank and make a new one.
+//
+// nccl_error: an NCCL call failed.
 // what() names the call, NCCL's error string and, where the communicator has one, NCCL's last error
 // message (ncclGetLastError), which says what went wrong in words (a peer that left, a mismatch).
 // A distributed_error (its cause: nccl), so one handler catches every way a distributed call fails.
@@ -12,11 +20,24 @@
 
 #include <nccl.h>
 
+#include <stdexcept>
 #include <string>
 
-#include "distributed_error.cuh"
-
 namespace cascade {
+
+class distributed_error : public std::runtime_error {
+ public:
+  enum class cause { nccl, timeout, aborted };
+
+  distributed_error(cause c, int rank, std::string const& what_arg)
+      : std::runtime_error(what_arg), cause_(c), rank_(rank) {}
+  cause why() const noexcept { return cause_; }
+  int rank() const noexcept { return rank_; }  // -1: before the rank was known
+
+ private:
+  cause cause_;
+  int rank_;
+};
 
 class nccl_error : public distributed_error {
  public:

@@ -147,4 +147,22 @@ void launch_fold_ranks(P const* slots, int count, Op const& op, Result const& re
          op, result, d_out);
 }
 
+// Several values a rank (distributed/segmented.cuh): slots[r * count + s] is rank r's partial of
+// value s; a thread a value folds its ranks in order and stores the result at d_out + s.
+template <class P, class Op, class OutIt>
+__global__ void fold_ranks_each_kernel(P const* slots, int ranks, long long count, Op op, OutIt d_out) {
+  long long const s = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s >= count) return;
+  P acc = slots[s];
+  for (int r = 1; r < ranks; ++r) acc = op(acc, slots[r * count + s]);
+  store_value(d_out + s, acc);
+}
+
+template <class P, class Op, class OutIt>
+void launch_fold_ranks_each(P const* slots, int ranks, long long count, Op const& op, OutIt d_out, cudaStream_t stream) {
+  constexpr int block = 256;
+  launch(&fold_ranks_each_kernel<P, Op, OutIt>, static_cast<unsigned>((count + block - 1) / block), block, stream,
+         "fold_ranks_each_kernel<<<...>>> (launch)", slots, ranks, count, op, d_out);
+}
+
 }  // namespace cascade::detail
