@@ -5,7 +5,8 @@
 # a file). Runs test/distributed_test and the docs' examples each way, then with --bench the scaling
 # bench, whose results go to bench/results/distributed-<gpu>x<N>-<date>.json. On one GPU everything
 # runs as one rank. On two or more: the tests again with NCCL's network transport forced (P2P and
-# shared memory off: the socket transport between the ranks, as between hosts), and the kill check. NVLink multicast stays off (NCCL_NVLS_ENABLE=0), as the GPU machines require.
+# shared memory off: the socket transport between the ranks, as between hosts), and the kill check.
+# Where Meson found MPI (-Dmpi), the MPI communicator's test under mpirun, a rank a GPU. NVLink multicast stays off (NCCL_NVLS_ENABLE=0), as the GPU machines require.
 #   scripts/multi-gpu-check.sh [--ranks N] [--bench] [--bench-args "..."]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,7 @@ n=${ranks:-$gpus}
 echo "== $gpus GPU(s): $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | xargs)"
 [ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Dnccl=enabled >/dev/null || exit 1
 targets=(test/distributed_test test/docs_distributed_test)
+grep -q "test/distributed_mpi_test:" "$build_dir/build.ninja" && targets+=(test/distributed_mpi_test)  # -Dmpi found MPI
 [ $bench = 1 ] && targets+=(bench/cascade-distributed)
 start=$SECONDS
 ninja -C "$build_dir" -j "$(nproc)" "${targets[@]}" >"$build_dir/multi-gpu-build.log" 2>&1 ||
@@ -54,6 +56,11 @@ NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 CASCADE_REQUIRE_GPU=1 CASCADE_TEST_RANKS=$
 echo "== one process per GPU, $n rank(s)"
 CASCADE_REQUIRE_GPU=1 run per-gpu bash scripts/launch-ranks.sh "$n" "$build_dir/test/distributed_test"
 CASCADE_REQUIRE_GPU=1 run per-gpu-docs bash scripts/launch-ranks.sh "$n" "$build_dir/test/docs_distributed_test"
+if [ -x "$build_dir/test/distributed_mpi_test" ] && command -v mpirun >/dev/null 2>&1; then
+  echo "== MPI: mpirun -np $n, a rank a GPU (communicator_from_mpi)"
+  CASCADE_REQUIRE_GPU=1 run mpi mpirun --allow-run-as-root --oversubscribe -np "$n" -x NCCL_NVLS_ENABLE=0 \
+    -x CASCADE_REQUIRE_GPU -x LD_LIBRARY_PATH "$build_dir/test/distributed_mpi_test"
+fi
 if [ "$n" -ge 2 ]; then
   # The kill check: 20 launches, in each the last rank dies mid-loop (distributed_test's "kill" case).
   echo "== kill: 20 rounds, one process per GPU, the last rank dying mid-loop"
