@@ -5,8 +5,9 @@
 // values a rank. Its own main: MPI_Init before the cases, MPI_Finalize after; without a GPU it neither
 // initializes MPI nor runs a case (they are in the "gpu" suite).
 #define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
 #include <mpi.h>
+
+#include "support/gpu_suite.hpp"
 
 #include <cascade/distributed.cuh>
 #include <cascade/distributed/mpi.cuh>
@@ -91,23 +92,12 @@ TEST_CASE("communicator_from_mpi: MPI's ranks, NCCL's id by broadcast; every pat
 }  // TEST_SUITE("gpu")
 
 int main(int argc, char** argv) {
-  int count = 0;
-  bool const gpu = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  (void)cudaGetLastError();
-  char const* require = std::getenv("CASCADE_REQUIRE_GPU");
-  if (!gpu && require != nullptr && std::strcmp(require, "1") == 0) {
-    std::fprintf(stderr, "[cascade] CASCADE_REQUIRE_GPU=1 but no CUDA device is available\n");
-    return 1;
-  }
   doctest::Context context;
-  if (!gpu) {
-    std::printf("[cascade] no CUDA device: GPU test cases are skipped (MPI not initialized)\n");
-    context.addFilter("test-suite-exclude", "gpu");
-    context.applyCommandLine(argc, argv);
-    return context.run();
-  }
-  MPI_Init(&argc, &argv);
+  cascade_test::gpu_state const gpu = cascade_test::filter_gpu_suite(context);
+  if (gpu == cascade_test::gpu_state::required_but_absent) return 1;
   context.applyCommandLine(argc, argv);
+  if (gpu == cascade_test::gpu_state::absent) return context.run();  // (MPI not initialized)
+  MPI_Init(&argc, &argv);
   int const status = context.run();
   MPI_Finalize();
   return status;
