@@ -92,8 +92,15 @@ nvlink_window* exchange_window(communicator const& comm, char const* who) {
   if constexpr (named || std::is_same_v<C, collective::automatic>) {
     bool const fits = static_cast<std::size_t>(comm.size()) * nvlink_words<typename Plan::partial> <= nvlink_window::bytes / 16;
     if (!named && !fits) return comm.nvlink_window(false), nullptr;
-    nvlink_window* const w = comm.nvlink_window(named || comm.owns());
+    // Made at the first call that wants it, but not into a graph being captured (the setup allocates
+    // and synchronizes): automatic then takes NCCL's path on every rank, as every rank captures.
+    bool const capturing = is_capturing(comm.stream());
+    nvlink_window* const w = comm.nvlink_window((named || comm.owns()) && !capturing);
     if constexpr (named) {
+      if (w == nullptr && capturing)
+        throw std::invalid_argument(std::string(who) +
+                                    ": collective::nvlink's window is made at the first call, which a stream being "
+                                    "captured cannot make; call communicator::prepare_nvlink (or make one call) first");
       if (w == nullptr)
         throw std::invalid_argument(std::string(who) +
                                     ": collective::nvlink needs every rank on one host with peer access (NCCL's LSA "
