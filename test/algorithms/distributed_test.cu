@@ -15,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include <cascade/distributed.cuh>
+#include <cascade/reduce_axes.cuh>
 #include <cascade/tree/all.cuh>
 #include <cascade/finish/all.cuh>
 #include <cascade/segment/warp.cuh>
@@ -638,6 +639,68 @@ TEST_CASE("several values a rank: batched and segmented, each rank its slices, r
                                      mat2_product{}, 35,
                                      [](auto& rng) { return mat2::random_invertible(rng); }, offsets);
     }
+  }
+}
+
+// The axes form: rank r's shard is rows_r x mid x inner (row-major, rows_r its own, some 0); the
+// reduced axes are 0 and, where `inner_too`, 2; out[j] (j over the kept mid axis, with inner where kept)
+// folds rank 0's items first, each shard's in row-major order over the reduced axes.
+template <class Collective, class T, class Op, class HostOp, class Make>
+void check_several_axes(std::int64_t mid, std::int64_t inner, bool inner_too, T init, Op op, HostOp host_op,
+                        std::uint64_t salt, Make make) {
+  world& w = the_world();
+  CAPTURE(Collective::name);
+  CAPTURE(inner_too);
+  std::mt19937_64 rng(base_seed() ^ salt);
+  std::vector<std::int64_t> rows(w.nranks);
+  std::vector<std::vector<T>> items(w.nranks);
+  for (int r = 0; r < w.nranks; ++r) {
+    rows[r] = (rng() % 5 == 0) ? 0 : static_cast<std::int64_t>(rng() % 40);
+    for (std::int64_t i = 0; i < rows[r] * mid * inner; ++i) items[r].push_back(make(rng));
+  }
+  std::int64_t const outputs = inner_too ? mid : mid * inner;
+  std::vector<T> expected(static_cast<std::size_t>(outputs), init);
+  for (int r = 0; r < w.nranks; ++r)
+    for (std::int64_t i = 0; i < rows[r]; ++i)
+      for (std::int64_t j = 0; j < mid; ++j)
+        for (std::int64_t k = 0; k < inner; ++k) {
+          std::int64_t const o = inner_too ? j : j * inner + k;
+          expected[o] = host_op(expected[o], items[r][(i * mid + j) * inner + k]);
+        }
+  // (the fold over reduced axes {0, 2} is row-major: for each j, i outer and k inner, as above)
+  std::vector<std::vector<T>> got(w.comms.size());
+  on_each_rank([&](std::size_t l, cascade::communicator const& comm) {
+    cascade::detail::scoped_device on(comm.device());
+    int const r = comm.rank();
+    device_array<T> data(comm.device(), items[r], 0, items[r].size());
+    device_array<T> out(comm.device(), static_cast<std::size_t>(outputs));
+    auto const in = cascade::view(static_cast<T const*>(data.ptr), {rows[r], mid, inner});
+    if (inner_too)
+      cascade::reduce_axes_into(comm, segment_policy{}, in, cascade::axes{0, 2}, cascade::view(out.ptr, {mid}), init, op,
+                                Collective{});
+    else
+      cascade::reduce_axes_into(comm, segment_policy{}, in, cascade::axes{0}, cascade::view(out.ptr, {mid, inner}), init, op,
+                                Collective{});
+    CASCADE_CUDA_CHECK(cudaStreamSynchronize(comm.stream()));
+    for (std::int64_t o = 0; o < outputs; ++o) got[l].push_back(out.read(static_cast<std::size_t>(o)));
+  });
+  for (std::size_t l = 0; l < w.comms.size(); ++l)
+    for (std::size_t o = 0; o < expected.size(); ++o) {
+      CAPTURE(l);
+      CAPTURE(o);
+      CHECK(same_bits(got[l][o], expected[o]));
+    }
+}
+
+TEST_CASE("several values a rank: the axes of each rank's shard (column sums of a row-sharded matrix)") {
+  CASCADE_SEED_INFO();
+  auto const small_int = [](auto& rng) { return static_cast<int>(rng() % 2001) - 1000; };
+  for (bool inner_too : {false, true}) {
+    check_several_axes<coll::automatic>(3, 5, inner_too, 7, cascade::plus{}, std::plus<>{}, 41, small_int);
+    check_several_axes<coll::all_gather>(3, 5, inner_too, 7, cascade::plus{}, std::plus<>{}, 42, small_int);
+    check_several_axes<coll::automatic>(4, 2, inner_too, mat2{3, 1, 4, 1},
+                                        cascade::non_commutative(cascade::monoid(mat2_product{}, mat2::unit())),
+                                        mat2_product{}, 43, [](auto& rng) { return mat2::random_invertible(rng); });
   }
 }
 

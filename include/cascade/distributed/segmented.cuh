@@ -6,9 +6,12 @@
 //   // rank r: num_segments segments of its own segment_size (the sizes may differ across ranks)
 //   cascade::batched_reduce_into(comm, policy{}, d, segment_size, num_segments, d_out, 0.0f, cascade::plus{});
 //   cascade::segmented_reduce_into(comm, policy{}, d, begin_offsets, end_offsets, num_segments, d_out, 0, op);
+//   // column sums of a row-sharded matrix: rank r holds rows_r x cols (rows_r its own), every rank gets cols
+//   cascade::reduce_axes_into(comm, policy{}, cascade::view(d, {rows_r, cols}), cascade::axes{0},
+//                             cascade::view(d_sums, {cols}), 0.0f, cascade::plus{});
 //
-// Each rank reduces its slices with the one-GPU call (segmented_reduce.cuh: any owner, host or device
-// offsets), rank 0 from init and the others from the op's identity (an op with none does not
+// Each rank reduces its slices with the one-GPU call (segmented_reduce.cuh, reduce_axes.cuh: any owner,
+// host or device offsets; for the axes, every rank's output of the same shape, its items the values), rank 0 from init and the others from the op's identity (an op with none does not
 // compile: wrap it in cascade::monoid), into cascade's scratch; the partials then meet through
 // collective::all_reduce (NCCL's op, num_segments values at once) or all_gather (every rank's
 // partials, then a thread a value folding them in rank order: any type and op, non-commutative ones
@@ -28,6 +31,7 @@
 #include "../detail/runtime/scoped_device.cuh"
 #include "../detail/runtime/scratch.cuh"
 #include "../ops/identity.cuh"
+#include "../reduce_axes.cuh"
 #include "../segmented_reduce.cuh"
 #include "collective.cuh"
 #include "communicator.cuh"
@@ -96,6 +100,22 @@ void run_several(communicator const& comm, Policy const& policy, cuda::std::int6
   }
 }
 
+// Item s (row-major over the view's extents) of an output view: what the fold writes through.
+template <class It>
+struct row_major_output {
+  using wrapped_output = It;  // (runtime/memory_check.cuh checks it)
+  It out;
+  array_view<It> v;
+  __host__ __device__ It operator+(long long s) const {
+    long long offset = 0;
+    for (int a = v.rank - 1; a >= 0; --a) {
+      long long const e = v.extents[a];
+      if (e > 0) offset += (s % e) * v.strides[a], s /= e;
+    }
+    return out + offset;
+  }
+};
+
 }  // namespace detail
 
 // Rank r's num_segments segments of segment_size items each, back to back from first.
@@ -124,6 +144,32 @@ void segmented_reduce_into(communicator const& comm, Policy const& policy, It fi
           segmented_reduce_into(on_stream, first, begin_offsets, end_offsets, num_segments, slots, seed, op);
         },
         d_out, init, op, "cascade::segmented_reduce_into (distributed)");
+}
+
+// Rank r's array `in` (its shard: its own extents on the reduced axes), the reduced `which` axes folded
+// across every rank's shard, rank 0's first; `out` has the kept axes (or keepdim), the same on every
+// rank, and gets every value on every rank.
+template <class Policy, class In, class Out, class T, class Op, class Collective = collective::automatic>
+  requires((is_axes_policy_v<Policy> || std::is_same_v<Policy, default_policy>) && collective::is_collective_v<Collective>)
+void reduce_axes_into(communicator const& comm, Policy const& policy, In const& in, axes const& which, Out const& out,
+                      T init, Op op, Collective = {}) {
+  if constexpr (detail::several_values_ok<T, Op, Collective>()) {
+    auto const ov = view(out);
+    using out_it = decltype(ov.data);
+    detail::run_several<Collective>(
+        comm, policy, ov.size(),
+        [&](auto const& on_stream, T seed, T* slots) {
+          array_view<T*> here{slots, ov.rank};  // the same shape, row-major, in cascade's scratch
+          cuda::std::int64_t step = 1;
+          for (int a = ov.rank - 1; a >= 0; --a) {
+            here.extents[a] = ov.extents[a];
+            here.strides[a] = step;
+            step *= ov.extents[a] > 0 ? ov.extents[a] : 1;
+          }
+          reduce_axes_into(on_stream, in, which, here, seed, op);
+        },
+        detail::row_major_output<out_it>{ov.data, ov}, init, op, "cascade::reduce_axes_into (distributed)");
+  }
 }
 
 }  // namespace cascade
