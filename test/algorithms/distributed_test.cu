@@ -98,16 +98,16 @@ world& the_world() {
 
 // f(local index, communicator) on every rank this process drives: at once, one thread each (one
 // process driving several GPUs must not make one rank's collective wait for another's call).
-void on_each_rank(std::function<void(std::size_t, cascade::communicator const&)> const& f) {
-  world& w = the_world();
-  if (w.comms.size() == 1) return f(0, w.comms[0]);
-  std::vector<std::exception_ptr> errors(w.comms.size());
+void on_each(std::vector<cascade::communicator> const& comms,
+             std::function<void(std::size_t, cascade::communicator const&)> const& f) {
+  if (comms.size() == 1) return f(0, comms[0]);
+  std::vector<std::exception_ptr> errors(comms.size());
   std::vector<std::thread> threads;
-  for (std::size_t i = 0; i < w.comms.size(); ++i)
+  for (std::size_t i = 0; i < comms.size(); ++i)
     threads.emplace_back([&, i] {
       try {
-        CASCADE_CUDA_CHECK(cudaSetDevice(w.comms[i].device()));
-        f(i, w.comms[i]);
+        CASCADE_CUDA_CHECK(cudaSetDevice(comms[i].device()));
+        f(i, comms[i]);
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -116,6 +116,8 @@ void on_each_rank(std::function<void(std::size_t, cascade::communicator const&)>
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 }
+
+void on_each_rank(std::function<void(std::size_t, cascade::communicator const&)> const& f) { on_each(the_world().comms, f); }
 
 // ---- data: the concatenation of the ranks' shards ------------------------------------------------------
 
@@ -806,13 +808,7 @@ TEST_CASE("timeouts: a rank that never calls; every other throws distributed_err
     }
     waited[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
-  if (w.one_process) {
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < comms.size(); ++i) threads.emplace_back([&, i] { attempt(i, comms[i]); });
-    for (auto& t : threads) t.join();
-  } else {
-    attempt(0, comms[0]);
-  }
+  on_each(comms, attempt);
   for (std::size_t i = 0; i < comms.size(); ++i) {
     if (comms[i].rank() == absent) {
       comms[i].abort();  // the rank that left aborts its own
@@ -835,13 +831,7 @@ TEST_CASE("timeouts: a rank that never calls; every other throws distributed_err
     device_array<float> ones(comm.device(), std::vector<float>(10, 1.0f), 0, 10);
     sums[i] = cascade::reduce(comm, fixed_policy{}, ones.ptr, ones.ptr + 10, 0.0f);
   };
-  if (w.one_process) {
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < again.size(); ++i) threads.emplace_back([&, i] { sum(i, again[i]); });
-    for (auto& t : threads) t.join();
-  } else {
-    sum(0, again[0]);
-  }
+  on_each(again, sum);
   for (float s : sums) CHECK(s == 10.0f * w.nranks);
 }
 

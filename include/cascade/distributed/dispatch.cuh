@@ -64,19 +64,35 @@ bool nccl_can_write(OutIt const& d_out, communicator const& comm) {
   }
 }
 
+// Aborts the communicator, then throws distributed_error: "<who> on rank R: <what>; the communicator
+// is aborted: make a new one". Every way a distributed call gives up ends here.
+[[noreturn]] inline void abort_and_throw(communicator const& comm, distributed_error::cause why, std::string const& who,
+                                         std::string const& what) {
+  comm.abort();
+  throw distributed_error(why, comm.rank(), who + " on rank " + std::to_string(comm.rank()) + ": " + what +
+                                                "; the communicator is aborted: make a new one");
+}
+
+// If an exchange through `window` stopped (it timed out waiting for a rank, or was aborted).
+inline void throw_if_exchange_stopped(communicator const& comm, nvlink_window const* window, char const* who) {
+  if (window == nullptr) return;
+  unsigned const status = window->status();
+  if (status == nvlink_ok) return;
+  if (status == nvlink_aborted) abort_and_throw(comm, distributed_error::cause::aborted, who, "the exchange was aborted");
+  abort_and_throw(comm, distributed_error::cause::timeout, who,
+                  "no partial came from some rank within the timeout (" + std::to_string(comm.timeout().count()) +
+                      " ms, collective::nvlink)");
+}
+
 // check_nccl for a call on a communicator that may be non-blocking (init_rank's): while NCCL says
 // ncclInProgress it waits, at most the communicator's timeout (a dead peer can hold a connection's
 // setup forever), then aborts the communicator and throws distributed_error.
 inline void check_nccl_within(ncclResult_t code, char const* call, communicator const& comm) {
   auto const deadline = std::chrono::steady_clock::now() + comm.timeout();
   while (code == ncclInProgress) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      comm.abort();
-      throw distributed_error(distributed_error::cause::timeout, comm.rank(),
-                              std::string("cascade: ") + call + " on rank " + std::to_string(comm.rank()) +
-                                  " was not taken up within the timeout (" + std::to_string(comm.timeout().count()) +
-                                  " ms); the communicator is aborted: make a new one");
-    }
+    if (std::chrono::steady_clock::now() > deadline)
+      abort_and_throw(comm, distributed_error::cause::timeout, std::string("cascade: ") + call,
+                      "not taken up within the timeout (" + std::to_string(comm.timeout().count()) + " ms)");
     if (ncclCommGetAsyncError(comm.get(), &code) != ncclSuccess) code = ncclInternalError;
   }
   check_nccl(code, call, comm.get());
@@ -94,7 +110,7 @@ nvlink_window* exchange_window(communicator const& comm, char const* who) {
     if (!named && !fits) return comm.nvlink_window(false), nullptr;
     // Made at the first call that wants it, but not into a graph being captured (the setup allocates
     // and synchronizes): automatic then takes NCCL's path on every rank, as every rank captures.
-    bool const capturing = is_capturing(comm.stream());
+    bool const capturing = !comm.has_nvlink() && is_capturing(comm.stream());  // (asked only until it is made)
     nvlink_window* const w = comm.nvlink_window((named || comm.owns()) && !capturing);
     if constexpr (named) {
       if (w == nullptr && capturing)
@@ -113,15 +129,7 @@ nvlink_window* exchange_window(communicator const& comm, char const* who) {
                                     std::to_string(comm.size()) + " of " + std::to_string(sizeof(typename Plan::partial)) +
                                     " bytes do not fit: use collective::all_gather");
     }
-    if (w != nullptr && w->status() != nvlink_ok) {
-      unsigned const why = w->status();
-      comm.abort();
-      throw distributed_error(why == nvlink_aborted ? distributed_error::cause::aborted : distributed_error::cause::timeout,
-                              comm.rank(),
-                              std::string(who) + ": an earlier call's exchange on rank " + std::to_string(comm.rank()) +
-                                  (why == nvlink_aborted ? " was aborted" : " timed out waiting for the other ranks") +
-                                  "; the communicator is aborted: make a new one");
-    }
+    throw_if_exchange_stopped(comm, w, who);  // an earlier call's (reduce_into does not wait)
     return w;
   } else {
     (void)comm.nvlink_window(false);  // (throws if the communicator was aborted)
@@ -212,17 +220,6 @@ inline void wait_for_ranks(unsigned volatile const* ready, communicator const& c
                            char const* who) {
   auto const started = std::chrono::steady_clock::now();
   auto const limit = window != nullptr ? 2 * comm.timeout() : comm.timeout();
-  auto const fail = [&](distributed_error::cause why, std::string const& what) {
-    comm.abort();
-    throw distributed_error(why, comm.rank(), std::string(who) + " on rank " + std::to_string(comm.rank()) + ": " + what +
-                                                  "; the communicator is aborted: make a new one");
-  };
-  auto const exchange_failed = [&] {
-    if (window == nullptr || window->status() == nvlink_ok) return;
-    if (window->status() == nvlink_aborted) fail(distributed_error::cause::aborted, "the exchange was aborted");
-    fail(distributed_error::cause::timeout, "no partial came from some rank within the timeout (" +
-                                                std::to_string(comm.timeout().count()) + " ms, collective::nvlink)");
-  };
   try {
     wait_for_result(ready, comm.stream(), [&] {
       ncclResult_t state = ncclSuccess;
@@ -233,13 +230,14 @@ inline void wait_for_ranks(unsigned volatile const* ready, communicator const& c
         throw nccl_error(state, text + " on rank " + std::to_string(comm.rank()) + "; the communicator is aborted: make a new one",
                          comm.rank());
       }
-      exchange_failed();
+      throw_if_exchange_stopped(comm, window, who);
       if (std::chrono::steady_clock::now() - started > limit)
-        fail(distributed_error::cause::timeout, "the other ranks did not finish within the timeout (" +
-                                                    std::to_string(comm.timeout().count()) + " ms)");
+        abort_and_throw(comm, distributed_error::cause::timeout, who,
+                        "the other ranks did not finish within the timeout (" + std::to_string(comm.timeout().count()) +
+                            " ms)");
     });
   } catch (cuda_error const&) {
-    exchange_failed();  // the kernel gave up and returned: the stream drained without the result
+    throw_if_exchange_stopped(comm, window, who);  // it gave up and returned: the stream drained, no result
     throw;
   }
 }
