@@ -238,6 +238,20 @@ void run() {
     expect(row_sums[0] == 4 && row_sums[2] == 4 && sums[0] == 102 && sums[1] == 100 && sums[2] == 110, "segmented");
   }
   {
+    // [segmented_hint]
+    // Offsets only the device holds, and a caller who knows every segment is about 16K items long.
+    thrust::device_vector<float> x(4 * 16384, 0.5f);
+    std::vector<int> h_offsets = {0, 16384, 2 * 16384, 3 * 16384, 4 * 16384};
+    thrust::device_vector<int> offsets(h_offsets);
+    int const* o = thrust::raw_pointer_cast(offsets.data());
+    thrust::device_vector<float> sums(4);
+    cascade::segmented_reduce_into(cascade::default_policy{}, x.data(), o, o + 1, 4, sums.data(), 0.0f, cascade::plus{},
+                                   cascade::segment_lengths::about(16384));  // 8192 each
+    cudaDeviceSynchronize();
+    // [/segmented_hint]
+    expect(sums[0] == 8192.0f && sums[3] == 8192.0f, "segmented hint");
+  }
+  {
     // [segmented_derived]
     // Per-segment sums of squares, and where each segment's smallest item is (its offset in the segment).
     thrust::device_vector<float> x(std::vector<float>{3, 1, 2, 5, 4, 0.5f});

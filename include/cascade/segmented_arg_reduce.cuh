@@ -27,7 +27,7 @@ namespace detail {
 
 template <class ArgOp, class Policy, class It, class BeginIt, class EndIt, class OutIt>
 void segmented_arg(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                   cuda::std::int64_t num_segments, OutIt d_out, char const* who) {
+                   cuda::std::int64_t num_segments, OutIt d_out, char const* who, segment_lengths lengths = {}) {
   using T = input_value_t<It>;
   if constexpr (arg_call<ArgOp, T>::identities_ok()) {
     // (positions relative to each segment: with_index, and relative_index_out below)
@@ -36,7 +36,7 @@ void segmented_arg(Policy const& policy, It first, BeginIt begin_offsets, EndIt 
                    [](OutIt out, auto const& segments) {
                      return relative_index_out<OutIt, cuda::std::remove_cvref_t<decltype(segments)>>{out, segments};
                    },
-                   arg_call<ArgOp, T>::init(), ArgOp{}, who);
+                   arg_call<ArgOp, T>::init(), ArgOp{}, who, lengths);
   }
 }
 
@@ -66,11 +66,29 @@ void segmented_argmin_into(Policy const& policy, It first, BeginIt begin_offsets
   segmented_argmin(policy, first, begin_offsets, end_offsets, num_segments, d_out);
 }
 
+// With what the caller knows of the lengths (segment/lengths.cuh; segmented_reduce.cuh says how).
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_argmin_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out, segment_lengths lengths) {
+  detail::segmented_arg<arg_min>(policy, first, begin_offsets, end_offsets, num_segments, d_out,
+                                 "cascade::segmented_argmin_into", lengths);
+}
+
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
   requires is_segmented_call_policy_v<Policy>
 void segmented_argmax_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
                            cuda::std::int64_t num_segments, OutIt d_out) {
   segmented_argmax(policy, first, begin_offsets, end_offsets, num_segments, d_out);
+}
+
+// With what the caller knows of the lengths (segment/lengths.cuh; segmented_reduce.cuh says how).
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_argmax_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out, segment_lengths lengths) {
+  detail::segmented_arg<arg_max>(policy, first, begin_offsets, end_offsets, num_segments, d_out,
+                                 "cascade::segmented_argmax_into", lengths);
 }
 
 // As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh), last.

@@ -11,9 +11,9 @@
 // offsets in host memory, which are read on the host first (docs/segmented.md). policy: a
 // cascade::policy<BlockSize, CoarseFactor, Tree, Owner> with a segment owner (or segmented_policy<Owner,
 // ...>, the same owner first), or cascade::default_policy, which picks
-// the owner by the segments' lengths where the host knows them, else reads the items in tiles of equal
-// size whatever the lengths (segment::tiles; segment::binned for offsets that are not CSR or values
-// wider than 4 bytes).
+// the owner by the segments' lengths where the host knows them (or the caller says them: a
+// cascade::segment_lengths after op), else reads the items in tiles of equal size whatever the lengths
+// (segment::tiles; segment::binned for offsets that are not CSR or values wider than 4 bytes).
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -32,6 +32,7 @@
 #include "memory/resource.cuh"
 #include "ops.cuh"
 #include "policy/segmented_policy.cuh"
+#include "segment/lengths.cuh"
 #include "tuning/segmented.cuh"
 
 namespace cascade {
@@ -44,30 +45,47 @@ inline constexpr bool is_segmented_call_policy_v = is_policy_v<P>;
 namespace detail {
 
 // The segmented default: the owner tuning/segmented.cuh's table gives for the lengths the host knows
-// (their mean, and whether they are skewed), or for lengths it does not know.
+// (their mean, and whether they are skewed), or for lengths it does not know. `hint` (the caller's
+// segment_lengths) stands in for lengths the host does not know, for the choice only: the owner still
+// gets stats.longest, the bound the host knows (-1), never the hint's.
+
+// The row of the table's by_mean list the default runs, or -1 for its unknown_or_skewed policies;
+// `vectors`: the input and op allow 16-byte loads (segment_vectors).
+inline int default_segment_row(segment_stats stats, segment_stats hint, long long num_segments, bool vectors) {
+  using table = tuning::segmented_table;
+  segment_stats const seen = stats.items >= 0 ? stats : hint;
+  long long const mean = seen.items < 0 ? -1 : seen.items / num_segments;
+  if (mean < 0 || seen.longest > table::skew_factor * mean + table::skew_slack) return -1;
+  int row = -1, at = 0;
+  [&]<class... Rows>(type_list<Rows...>) {
+    auto const takes = [&](auto r) {
+      using R = decltype(r);
+      bool const fits = (R::mean_below < 0 || mean < R::mean_below) && (!R::needs_vectors || vectors);
+      if (fits) row = at;
+      ++at;
+      return fits;
+    };
+    (void)(takes(Rows{}) || ...);
+  }(typename table::by_mean{});
+  return row;
+}
+
 template <class T, class It, class Segments, class OutIt, class Op>
 void run_default_segments(launch_context const& call, It first, Segments segments, long long num_segments,
-                          segment_stats stats, OutIt d_out, T init, Op op) {
+                          segment_stats stats, segment_stats hint, OutIt d_out, T init, Op op) {
   using table = tuning::segmented_table;
   auto run = [&](auto policy) {
     run_segments<decltype(policy)>(call, first, segments, num_segments, stats.longest, d_out, init, op);
   };
-  long long const mean = stats.items < 0 ? -1 : stats.items / num_segments;
-  if (mean < 0 || stats.longest > table::skew_factor * mean + table::skew_slack) {
+  int const row = default_segment_row(stats, hint, num_segments, segment_vectors<It, Op>(first));
+  if (row < 0) {
     if constexpr (stageable_v<T>) run(typename table::unknown_or_skewed{});
     else run(typename table::unknown_or_skewed_wide{});
     return;
   }
   [&]<class... Rows>(type_list<Rows...>) {
-    auto const takes = [&](auto row) {
-      using r = decltype(row);
-      if (r::mean_below >= 0 && mean >= r::mean_below) return false;
-      if constexpr (r::needs_vectors)
-        if (!segment_vectors<It, Op>(first)) return false;
-      run(typename r::policy{});
-      return true;
-    };
-    (void)(takes(Rows{}) || ...);
+    int at = 0;
+    (void)((at++ == row ? (run(typename Rows::policy{}), true) : false) || ...);
   }(typename table::by_mean{});
 }
 
@@ -78,15 +96,28 @@ using device_offsets_t = cuda::std::conditional_t<std::is_pointer_v<It>, std::re
 
 template <class Policy, class It, class Segments, class OutIt, class T, class Op>
 void run_segmented(launch_context const& call, It first, Segments segments, long long num_segments,
-                   segment_stats stats, OutIt d_out, T init, Op op) {
+                   segment_stats stats, OutIt d_out, T init, Op op, segment_stats hint = {}) {
   if constexpr (is_cccl_op_v<Op, T>) {
     // CCCL's ops run as the cascade op they name, as in reduce (detail/meta/known_op.cuh)
-    run_segmented<Policy>(call, first, segments, num_segments, stats, d_out, init, known_op_t<Op, T>{});
+    run_segmented<Policy>(call, first, segments, num_segments, stats, d_out, init, known_op_t<Op, T>{}, hint);
   } else if constexpr (std::is_same_v<Policy, default_policy>) {
-    run_default_segments(call, first, segments, num_segments, stats, d_out, init, op);
+    run_default_segments(call, first, segments, num_segments, stats, hint, d_out, init, op);
   } else {
     run_segments<Policy>(call, first, segments, num_segments, stats.longest, d_out, init, op);
   }
+}
+
+// A segment_lengths hint as the stats it stands for over num_segments segments ({-1, -1}: no hint);
+// std::invalid_argument for one that cannot be (a negative mean, a longest under the mean).
+inline segment_stats read_hint(segment_lengths hint, long long num_segments, char const* who) {
+  if (hint.mean == -1 && hint.longest == -1) return {};
+  if (hint.mean < 0 || hint.longest < -1 || (hint.longest >= 0 && hint.longest < hint.mean))
+    throw std::invalid_argument(std::string(who) + ": segment_lengths{" + std::to_string(hint.mean) + ", " +
+                                std::to_string(hint.longest) +
+                                "} cannot be; pass a mean of 0 or more and a longest of at least the mean, or -1");
+  long long const most = std::numeric_limits<long long>::max();
+  if (hint.mean > most / num_segments) return {most, most / num_segments};  // more items than 64 bits count: long
+  return {hint.mean * num_segments, hint.longest >= 0 ? hint.longest : hint.mean};
 }
 
 }  // namespace detail
@@ -98,9 +129,11 @@ namespace detail {
 // output the results go to (d_out, or a view of it that needs the segments).
 template <class Policy, class It, class ReadIt, class BeginIt, class EndIt, class OutIt, class Wrap, class T, class Op>
 void segmented_checked_call(Policy const& policy, It first, ReadIt read, BeginIt begin_offsets, EndIt end_offsets,
-                            cuda::std::int64_t num_segments, OutIt d_out, Wrap wrap, T init, Op op, char const* who) {
+                            cuda::std::int64_t num_segments, OutIt d_out, Wrap wrap, T init, Op op, char const* who,
+                            segment_lengths lengths) {
   check_num_segments(num_segments, who);
   if (num_segments == 0) return;
+  segment_stats const hint = read_hint(lengths, num_segments, who);
   launch_context const call(policy.stream(), current_device());  // a clear cuda_error when there is no device
   check_device_accessible(d_out, "the output (d_out)");
   auto const at_begin = where_offsets_are(begin_offsets, call);
@@ -132,14 +165,16 @@ void segmented_checked_call(Policy const& policy, It first, ReadIt read, BeginIt
   if constexpr (std::is_pointer_v<EndIt>)
     if (!copied && at_end == offsets_at::host_only) ends = end_copy.emplace(end_offsets, num_segments, call).ptr;
   offset_segments<begin_t, end_t> const segments{begins, ends};
-  run_segmented<Policy>(call, read, segments, num_segments, stats, wrap(d_out, segments), init, op);
+  run_segmented<Policy>(call, read, segments, num_segments, stats, wrap(d_out, segments), init, op, hint);
 }
 
 template <class Policy, class It, class ReadIt, class BeginIt, class EndIt, class OutIt, class Wrap, class T, class Op>
 void segmented_call(Policy const& policy, It first, ReadIt read, BeginIt begin_offsets, EndIt end_offsets,
-                    cuda::std::int64_t num_segments, OutIt d_out, Wrap wrap, T init, Op op, char const* who) {
+                    cuda::std::int64_t num_segments, OutIt d_out, Wrap wrap, T init, Op op, char const* who,
+                    segment_lengths lengths = {}) {
   if constexpr (segmented_policy_ok<Policy>() && segmented_arguments_ok<It, T, Op>())
-    segmented_checked_call(policy, first, read, begin_offsets, end_offsets, num_segments, d_out, wrap, init, op, who);
+    segmented_checked_call(policy, first, read, begin_offsets, end_offsets, num_segments, d_out, wrap, init, op, who,
+                           lengths);
 }
 
 }  // namespace detail
@@ -150,6 +185,16 @@ void segmented_reduce(Policy const& policy, It first, BeginIt begin_offsets, End
                       cuda::std::int64_t num_segments, OutIt d_out, T init, Op op) {
   detail::segmented_call(policy, first, first, begin_offsets, end_offsets, num_segments, d_out,
                          [](OutIt out, auto const&) { return out; }, init, op, "cascade::segmented_reduce");
+}
+
+// With what the caller knows of the lengths (segment/lengths.cuh), for default_policy's choice of
+// owner where only the device reads the offsets.
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_reduce(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                      cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, segment_lengths lengths) {
+  detail::segmented_call(policy, first, first, begin_offsets, end_offsets, num_segments, d_out,
+                         [](OutIt out, auto const&) { return out; }, init, op, "cascade::segmented_reduce", lengths);
 }
 
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T>
@@ -210,6 +255,13 @@ void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets
   segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, plus{});
 }
 
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, segment_lengths lengths) {
+  segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op, lengths);
+}
+
 template <class Policy, class It, class OutIt, class T, class Op>
   requires is_segmented_call_policy_v<Policy>
 void batched_reduce_into(Policy const& policy, It first, cuda::std::int64_t segment_size,
@@ -232,6 +284,16 @@ void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets
                            cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, Resource&& resource) {
   detail::with_resource(resource, [&] {
     segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op);
+  });
+}
+
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op, class Resource>
+  requires(is_segmented_call_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
+void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, segment_lengths lengths,
+                           Resource&& resource) {
+  detail::with_resource(resource, [&] {
+    segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op, lengths);
   });
 }
 

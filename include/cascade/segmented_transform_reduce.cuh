@@ -3,7 +3,8 @@
 //   cascade::segmented_transform_reduce(policy, d, begins, ends, num_segments, d_sq, 0.0f, cascade::plus{}, square);
 //
 // d_out[s] = init op t(first[begin]) op ... op t(first[end - 1]), as segmented_reduce (same policies,
-// offsets, errors and default) over the items as t makes them, in init's type.
+// offsets, errors and default, and a cascade::segment_lengths hint last) over the items as t makes
+// them, in init's type.
 #pragma once
 
 #include <cuda/std/cstdint>
@@ -20,12 +21,12 @@ template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class
   requires is_segmented_call_policy_v<Policy>
 void segmented_transform_reduce(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
                                 cuda::std::int64_t num_segments, OutIt d_out, T init, ReduceOp reduce_op,
-                                TransformOp transform_op) {
+                                TransformOp transform_op, segment_lengths lengths = {}) {
   using make = detail::apply_transform<T, TransformOp>;
   detail::made_iterator<It, make, T> const read{first, make{transform_op}};
   detail::segmented_call(policy, first, read, begin_offsets, end_offsets, num_segments, d_out,
                          [](OutIt out, auto const&) { return out; }, init, reduce_op,
-                         "cascade::segmented_transform_reduce");
+                         "cascade::segmented_transform_reduce", lengths);
 }
 
 // The same call, named as transform_reduce_into is (the results to device memory).
@@ -36,6 +37,16 @@ void segmented_transform_reduce_into(Policy const& policy, It first, BeginIt beg
                                      TransformOp transform_op) {
   segmented_transform_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, reduce_op,
                              transform_op);
+}
+
+// With what the caller knows of the lengths (segment/lengths.cuh; segmented_reduce.cuh says how).
+template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class ReduceOp, class TransformOp>
+  requires is_segmented_call_policy_v<Policy>
+void segmented_transform_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
+                                     cuda::std::int64_t num_segments, OutIt d_out, T init, ReduceOp reduce_op,
+                                     TransformOp transform_op, segment_lengths lengths) {
+  segmented_transform_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, reduce_op,
+                             transform_op, lengths);
 }
 
 // As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh), last.

@@ -125,7 +125,7 @@ std::vector<T> host_fold(std::vector<X> const& in, std::vector<long long> const&
 
 template <class Policy, class T, class X, class Op>
 void check_offsets(Policy policy, std::vector<X> const& h_in, std::vector<long long> const& off, T init, Op op,
-                   std::string const& what) {
+                   std::string const& what, cascade::segment_lengths lengths = {}) {
   thrust::device_vector<X> in(h_in.begin(), h_in.end());
   if (h_in.empty()) in.resize(1);  // (a null input is refused: the offsets on the device are not read on the host)
   thrust::device_vector<long long> d_off(off.begin(), off.end());
@@ -133,7 +133,7 @@ void check_offsets(Policy policy, std::vector<X> const& h_in, std::vector<long l
   thrust::device_vector<T> out(n > 0 ? n : 1);
   long long const* o = thrust::raw_pointer_cast(d_off.data());
   cascade::segmented_reduce(policy, thrust::raw_pointer_cast(in.data()), o, o + 1, n,
-                            thrust::raw_pointer_cast(out.data()), init, op);
+                            thrust::raw_pointer_cast(out.data()), init, op, lengths);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   std::vector<T> const want = host_fold(h_in, off, init, op);
   thrust::host_vector<T> const got(out.begin(), out.begin() + n);
@@ -173,6 +173,56 @@ TEST_CASE("segmented_reduce: every owner against a host fold, over every length 
       check_offsets(policy, mats, off, mat2{3, 1, 4, 1}, cascade::non_commutative(mat2_product{}),
                     name + ", mat2 product (non-commutative), " + shape);
     });
+  }
+}
+
+TEST_CASE("segmented_reduce: a segment_lengths hint, right or wrong, never changes a result") {
+  // Device offsets: the default picks by the hint (policy_test checks which owner); every owner folds
+  // any lengths, so a hint of 1, 16, 300 or 20000 items, or skewed lengths, gives the same results.
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x1E6);
+  using cascade::segment_lengths;
+  std::vector<segment_lengths> const hints = {segment_lengths::about(1), segment_lengths::about(16),
+                                              segment_lengths::about(300), segment_lengths::about(20000),
+                                              segment_lengths::mean_and_longest(32, 1 << 20)};
+  for (auto const& lengths : length_cases(rng)) {
+    auto const [off, ints, floats, mats, shape] = inputs_of(lengths, rng);
+    for (auto const hint : hints) {
+      std::string const name = "default_policy, hint {" + std::to_string(hint.mean) + ", " +
+                               std::to_string(hint.longest) + "}, ";
+      check_offsets(cascade::default_policy{}, ints, off, 7ll, cascade::plus{}, name + "int plus, " + shape, hint);
+      check_offsets(cascade::default_policy{}, floats, off, INFINITY, cascade::minimum{},
+                    name + "float minimum, " + shape, hint);
+      check_offsets(cascade::default_policy{}, mats, off, mat2{3, 1, 4, 1}, cascade::non_commutative(mat2_product{}),
+                    name + "mat2 product (non-commutative), " + shape, hint);
+    }
+  }
+  // the argmin and transform_reduce forms take it too
+  std::vector<long long> const lengths(300, 16384);
+  auto const [off, ints, floats, mats, shape] = inputs_of(lengths, rng);
+  thrust::device_vector<float> in(floats.begin(), floats.end());
+  thrust::device_vector<long long> d_off(off.begin(), off.end());
+  long long const n = static_cast<long long>(lengths.size());
+  thrust::device_vector<cascade::indexed<float>> hinted(n), plain(n);
+  thrust::device_vector<double> sq_hinted(n), sq_plain(n);
+  float const* d = thrust::raw_pointer_cast(in.data());
+  long long const* o = thrust::raw_pointer_cast(d_off.data());
+  auto const square = [] __host__ __device__(float x) { return static_cast<double>(x) * x; };
+  for (auto const hint : hints) {
+    cascade::segmented_argmin_into(cascade::default_policy{}, d, o, o + 1, n, thrust::raw_pointer_cast(hinted.data()),
+                                   hint);
+    cascade::segmented_argmin_into(cascade::segmented_policy<cascade::segment::block>{}, d, o, o + 1, n,
+                                   thrust::raw_pointer_cast(plain.data()));
+    cascade::segmented_transform_reduce_into(cascade::default_policy{}, d, o, o + 1, n,
+                                             thrust::raw_pointer_cast(sq_hinted.data()), 0.0, cascade::maximum{},
+                                             square, hint);
+    cascade::segmented_transform_reduce_into(cascade::segmented_policy<cascade::segment::block>{}, d, o, o + 1, n,
+                                             thrust::raw_pointer_cast(sq_plain.data()), 0.0, cascade::maximum{},
+                                             square);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    INFO("hint {", hint.mean, ", ", hint.longest, "}, ", shape);
+    CHECK(thrust::host_vector<cascade::indexed<float>>(hinted) == thrust::host_vector<cascade::indexed<float>>(plain));
+    CHECK(thrust::host_vector<double>(sq_hinted) == thrust::host_vector<double>(sq_plain));
   }
 }
 
@@ -738,6 +788,13 @@ TEST_CASE("segmented_reduce and batched_reduce: bad arguments are std::invalid_a
                   std::invalid_argument);
   CHECK_THROWS_AS(cascade::batched_reduce(cascade::default_policy{}, d, 26, 4, o, 0), std::invalid_argument);
   CHECK_THROWS_AS(cascade::batched_reduce(cascade::default_policy{}, d, -1, 4, o, 0), std::invalid_argument);
+  int const* d_starts = d;  // any device offsets: a hint that cannot be is refused before they are read
+  CHECK_THROWS_AS(cascade::segmented_reduce(cascade::default_policy{}, d, d_starts, d_starts + 1, 4, o, 0,
+                                            cascade::plus{}, cascade::segment_lengths{-5, -1}),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(cascade::segmented_reduce_into(cascade::default_policy{}, d, d_starts, d_starts + 1, 4, o, 0,
+                                                 cascade::plus{}, cascade::segment_lengths{10, 5}),
+                  std::invalid_argument);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   thrust::host_vector<int> const untouched(out);
   for (int v : untouched) CHECK(v == -1);

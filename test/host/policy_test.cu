@@ -5,6 +5,8 @@
 
 #include <cascade/cascade.cuh>
 
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 using seq = cascade::tree::sequential;
@@ -108,4 +110,43 @@ TEST_CASE("strategy tags are recognised and the tag bases are not") {
   static_assert(!cascade::tree::is_tree_v<rec> && !cascade::finish::is_finish_v<seq>);
   static_assert(!seq::preserves_order);
   CHECK(true);
+}
+
+// The segmented default's owner for what the host knows of the lengths, or the caller's hint where it
+// knows nothing (device offsets): the owner's name, or "unknown" for the unknown_or_skewed policies.
+std::string segmented_default_owner(cascade::detail::segment_stats stats, cascade::segment_lengths lengths,
+                                    long long num_segments, bool vectors = true) {
+  int const row = cascade::detail::default_segment_row(
+      stats, cascade::detail::read_hint(lengths, num_segments, "test"), num_segments, vectors);
+  std::string name = "unknown";
+  int at = 0;
+  cascade::detail::for_each_type(cascade::tuning::segmented_table::by_mean{}, [&](auto r) {
+    if (at++ == row) name = decltype(r)::policy::owner_type::name;
+  });
+  return name;
+}
+
+TEST_CASE("the segmented default: a segment_lengths hint chooses where the host knows no lengths") {
+  using cascade::segment_lengths;
+  cascade::detail::segment_stats const unknown{};  // offsets only the device reads
+  CHECK(segmented_default_owner(unknown, {}, 4096) == "unknown");
+  CHECK(segmented_default_owner(unknown, segment_lengths::about(16384), 4096) == "segment::blocks");
+  CHECK(segmented_default_owner(unknown, segment_lengths::about(1), 1 << 26) == "segment::thread");
+  CHECK(segmented_default_owner(unknown, segment_lengths::about(16), 1 << 22) == "segment::thread_vectors");
+  CHECK(segmented_default_owner(unknown, segment_lengths::about(16), 1 << 22, false) == "segment::warp<4>");
+  CHECK(segmented_default_owner(unknown, segment_lengths::about(64), 1 << 20) == "segment::warp<8>");
+  CHECK(segmented_default_owner(unknown, segment_lengths::about(1024), 1 << 16) == "segment::warp<16>");
+  // skewed (longest > 2 x mean + 8): the policies for unknown lengths, as when the host reads them
+  CHECK(segmented_default_owner(unknown, segment_lengths::mean_and_longest(32, 1 << 20), 1 << 21) == "unknown");
+  CHECK(segmented_default_owner(unknown, segment_lengths::mean_and_longest(32, 72), 1 << 21) == "segment::warp<8>");
+  CHECK(segmented_default_owner(unknown, segment_lengths::mean_and_longest(32, 73), 1 << 21) == "unknown");
+  // lengths the host read win over a hint
+  CHECK(segmented_default_owner({4096ll * 16384, 16384}, segment_lengths::about(1), 4096) == "segment::blocks");
+  // a mean so large that mean x segments overflows still chooses (and does not wrap)
+  CHECK(segmented_default_owner(unknown, segment_lengths::about(1ll << 62), 1ll << 20) == "segment::blocks");
+  // hints that cannot be
+  CHECK_THROWS_AS(cascade::detail::read_hint({-5, -1}, 10, "test"), std::invalid_argument);
+  CHECK_THROWS_AS(cascade::detail::read_hint({10, 5}, 10, "test"), std::invalid_argument);
+  CHECK_THROWS_AS(cascade::detail::read_hint({-1, 100}, 10, "test"), std::invalid_argument);
+  CHECK(cascade::detail::read_hint({}, 10, "test").items == -1);
 }
