@@ -3,7 +3,9 @@
 // the mean is 32; seeded), offsets as a device array of int32 (begin = offsets, end = offsets + 1),
 // against cub::DeviceSegmentedReduce::Sum in the same process: every cascade segment owner under
 // <256, 4> (segment::blocks and segment::binned <256, 8>, segment::tiles <256, 16>), cascade's segmented
-// default, and, for fixed sizes, batched_reduce's default (no offsets array). Hot and cold (L2 flushed), medians of alternating
+// default (also with a segment_lengths hint of the size, and at 16 and 16K a wrong one), and, for fixed sizes, batched_reduce's default
+// and CUB's fixed-size Sum (CUB >= 3.2; neither reads an offsets array); from 4K items, segment::block
+// under three more shapes. Hot and cold (L2 flushed), medians of alternating
 // runs (src/measure/timer.cuh); the read ceiling reads the items' and the offsets' bytes. Every result
 // is checked against CUB's. Built twice: cascade-segmented against the toolkit's CUB and, where
 // .deps/cccl holds it, cascade-segmented-newest against the newest CCCL; every row records the
@@ -232,12 +234,42 @@ int main(int argc, char** argv) {
     std::string const label = std::to_string(size);
     std::string const lengths = "\"lengths\": \"fixed\", \"segment_size\": " + std::to_string(size) +
                                 ", \"mean_length\": " + std::to_string(size) + ", \"max_length\": " + std::to_string(size);
+    void* fixed_temp = nullptr;
     measure(h, label.c_str(), lengths, [&](std::vector<contender>& cs, long long n) {
+#if CUB_VERSION >= 300200  // the fixed-size overloads: no offsets read, as batched_reduce
+      std::size_t fixed_bytes = 0;
+      CASCADE_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, fixed_bytes, in, out, n, static_cast<int>(size)));
+      CASCADE_CUDA_CHECK(cudaMalloc(&fixed_temp, fixed_bytes + 1));
+      cs.push_back({"cub::DeviceSegmentedReduce::Sum (fixed size)", [=] {
+                      std::size_t bytes = fixed_bytes;
+                      CASCADE_CUDA_CHECK(
+                          cub::DeviceSegmentedReduce::Sum(fixed_temp, bytes, in, out, n, static_cast<int>(size)));
+                    }});
+#endif
       cs.push_back({"cascade batched_reduce default_policy", [=] {
                       cascade::batched_reduce(cascade::default_policy{}, in, size, n, out, 0.0f, cascade::plus{});
                     }});
+#if __has_include(<cascade/segment/lengths.cuh>)
+      cs.push_back({"cascade default_policy, segment_lengths::about(size)", [=] {
+                      cascade::segmented_reduce_into(cascade::default_policy{}, in, off, off + 1, n, out, 0.0f,
+                                                     cascade::plus{}, cascade::segment_lengths::about(size));
+                    }});
+      if (size == 16 || size == 16384) {  // what a wrong hint costs: short said of long segments, and long of short
+        long long const wrong = size == 16 ? 16384 : 1;
+        cs.push_back({"cascade default_policy, segment_lengths::about(" + std::to_string(wrong) + ") (wrong)", [=] {
+                        cascade::segmented_reduce_into(cascade::default_policy{}, in, off, off + 1, n, out, 0.0f,
+                                                       cascade::plus{}, cascade::segment_lengths::about(wrong));
+                      }});
+      }
+#endif
       add_owners(cs, in, off, n, out, size <= 1024);
+      if (size >= 4096) {  // one block a segment, under other shapes than the default's
+        cs.push_back(owner_contender<cascade::segment::block, 256, 16>(in, off, n, out));
+        cs.push_back(owner_contender<cascade::segment::block, 512, 8>(in, off, n, out));
+        cs.push_back(owner_contender<cascade::segment::block, 128, 16>(in, off, n, out));
+      }
     });
+    cudaFree(fixed_temp);
   }
 
   // Variable lengths: a power law with mean 32 and segments of up to 2^20 items (a few of them; about
