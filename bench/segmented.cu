@@ -5,7 +5,7 @@
 // <256, 4> (segment::blocks and segment::binned <256, 8>, segment::tiles <256, 16>), cascade's segmented
 // default (also with a segment_lengths hint of the size, and at 16 and 16K a wrong one), and, for fixed sizes, batched_reduce's default
 // and CUB's fixed-size Sum (CUB >= 3.2; neither reads an offsets array); from 4K items, segment::block
-// under three more shapes. Hot and cold (L2 flushed), medians of alternating
+// under three more shapes and segment::blocks under <256, 16>. Hot and cold (L2 flushed), medians of alternating
 // runs (src/measure/timer.cuh); the read ceiling reads the items' and the offsets' bytes. Every result
 // is checked against CUB's. Built twice: cascade-segmented against the toolkit's CUB and, where
 // .deps/cccl holds it, cascade-segmented-newest against the newest CCCL; every row records the
@@ -267,6 +267,7 @@ int main(int argc, char** argv) {
         cs.push_back(owner_contender<cascade::segment::block, 256, 16>(in, off, n, out));
         cs.push_back(owner_contender<cascade::segment::block, 512, 8>(in, off, n, out));
         cs.push_back(owner_contender<cascade::segment::block, 128, 16>(in, off, n, out));
+        cs.push_back(owner_contender<cascade::segment::blocks, 256, 16>(in, off, n, out));
       }
     });
     cudaFree(fixed_temp);

@@ -63,6 +63,7 @@ class Case:
         self.bytes = n * ITEMS[item][1]
         self.config = '%s-%s' % (item, op) if family == 'reduce' else item
         self.segments = n // segment_size if segment_size else 0
+        self.used = self.segments * segment_size if segment_size else n  # the items the segments cover
 
 
 def buffers(families, items, sizes):
@@ -110,10 +111,11 @@ class TorchLib(Torch):
             return 'torch.argmax(x)', (lambda: t.argmax(x)), ''
         if case.family == 'minmax':
             return 'torch.aminmax(x)', (lambda: t.aminmax(x)), ''
+        xs = x[:case.used]  # (2^26 is no multiple of 10: the segments cover what they cover, as in cascade-segmented)
         if case.family == 'segmented':
             return ("torch.segment_reduce(x, 'sum', lengths=l)",
-                    (lambda: t.segment_reduce(x, 'sum', lengths=aux)), '')
-        v = x.view(case.segments, case.segment_size)
+                    (lambda: t.segment_reduce(xs, 'sum', lengths=aux)), '')
+        v = xs.view(case.segments, case.segment_size)
         return 'torch.sum(x.view(segments, size), dim=1)', (lambda: t.sum(v, dim=1)), ''
 
 
@@ -139,7 +141,7 @@ class CupyLib(Cupy):
             return '(x.min(), x.max())', (lambda: (x.min(), x.max())), 'two calls, as written'
         if case.family == 'segmented':
             return None  # no segmented reduction in CuPy's numpy API
-        v = x.reshape(case.segments, case.segment_size)
+        v = x[:case.used].reshape(case.segments, case.segment_size)
         return 'x.reshape(segments, size).sum(axis=1)', (lambda: v.sum(axis=1)), ''
 
 
@@ -159,7 +161,7 @@ class JaxLib(Jax):
             return None
         jnp = self.jnp
         return jnp.repeat(jnp.arange(case.segments, dtype=jnp.int32), case.segment_size,
-                          total_repeat_length=case.n)
+                          total_repeat_length=case.used)
 
     def call(self, case, x, aux):
         jax, jnp = self.jax, self.jnp
@@ -177,12 +179,12 @@ class JaxLib(Jax):
             f = jax.jit(lambda v: (jnp.min(v), jnp.max(v)))
             return 'jit((jnp.min(x), jnp.max(x)))', (lambda: f(x)), self.note
         if case.family == 'segmented':
-            segs = case.segments
-            f = jax.jit(lambda v, ids: jax.ops.segment_sum(v, ids, num_segments=segs, indices_are_sorted=True))
+            segs, used = case.segments, case.used
+            f = jax.jit(lambda v, ids: jax.ops.segment_sum(v[:used], ids, num_segments=segs, indices_are_sorted=True))
             return ('jit(jax.ops.segment_sum(x, ids, segments, indices_are_sorted=True))', (lambda: f(x, aux)),
                     self.note + '; reads an int32 id an item')
-        size = case.segment_size
-        f = jax.jit(lambda v: jnp.sum(v.reshape(-1, size), axis=1))
+        size, used = case.segment_size, case.used
+        f = jax.jit(lambda v: jnp.sum(v[:used].reshape(-1, size), axis=1))
         return 'jit(jnp.sum(x.reshape(segments, size), axis=1))', (lambda: f(x)), self.note
 
 
@@ -213,7 +215,7 @@ def references(tl, family, x, segment_sizes):
     ref = {}
     if family == 'segmented':
         for s in segment_sizes:
-            ref[s] = wide.view(-1, s).sum(dim=1).cpu().numpy()
+            ref[s] = wide[:wide.numel() // s * s].view(-1, s).sum(dim=1).cpu().numpy()
     else:
         lo, hi = wide.min(), wide.max()
         ref['plus'] = wide.sum().item()

@@ -32,6 +32,7 @@
 #include "memory/resource.cuh"
 #include "ops.cuh"
 #include "policy/segmented_policy.cuh"
+#include "segment/kernels.cuh"
 #include "segment/lengths.cuh"
 #include "tuning/segmented.cuh"
 
@@ -77,6 +78,16 @@ void run_default_segments(launch_context const& call, It first, Segments segment
   auto run = [&](auto policy) {
     run_segments<decltype(policy)>(call, first, segments, num_segments, stats.longest, d_out, init, op);
   };
+  if constexpr (std::is_same_v<Segments, fixed_segments>) {
+    if (segments.size == 1) {  // one item a segment, back to back: each thread keeps 8 loads in flight
+      if (!call.launches()) return;
+      constexpr int block = 256, items = 8;
+      unsigned const grid = segment_grid(num_segments, block * items, call.device(), block);
+      launch(&segment_single_items_kernel<block, items, T, It, OutIt, Op>, grid, block, call.stream(),
+             "segment_single_items_kernel<<<...>>> (launch)", first, num_segments, d_out, init, op);
+      return;
+    }
+  }
   int const row = default_segment_row(stats, hint, num_segments, segment_vectors<It, Op>(first));
   if (row < 0) {
     if constexpr (stageable_v<T>) run(typename table::unknown_or_skewed{});

@@ -280,6 +280,25 @@ TEST_CASE("batched_reduce: every owner, fixed sizes around powers of two, agains
   }
 }
 
+TEST_CASE("batched_reduce: segments of one item (the default's path of its own), init first, every tail") {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x5E9);
+  for (long long segments : {1ll, 255ll, 2047ll, 2048ll, 2049ll, 2048ll * 9 + 37, 1ll << 20}) {
+    std::vector<mat2> h(segments);
+    for (auto& m : h) m = mat2::random_invertible(rng);
+    thrust::device_vector<mat2> in(h.begin(), h.end());
+    thrust::device_vector<mat2> out(segments);
+    mat2 const init{3, 1, 4, 1};
+    cascade::batched_reduce_into(cascade::default_policy{}, thrust::raw_pointer_cast(in.data()), 1, segments,
+                                 thrust::raw_pointer_cast(out.data()), init, cascade::non_commutative(mat2_product{}));
+    thrust::host_vector<mat2> const got(out);
+    for (long long s = 0; s < segments; ++s) {
+      INFO(segments, " segments of 1, segment ", s);
+      REQUIRE(got[s] == mat2_product{}(init, h[s]));
+    }
+  }
+}
+
 TEST_CASE("segmented_reduce: against cub::DeviceSegmentedReduce (plus of ints, minimum of floats)") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x5E9);

@@ -116,6 +116,39 @@ __global__ void __launch_bounds__(BlockSize)
   }
 }
 
+// Segments of one item each, back to back (batched_reduce with segment_size 1): d_out[s] = init op
+// first[s]. The thread kernel's loop holds one load in flight a thread, too few to cover the memory's
+// latency when every segment is one item; here each thread loads Items items (BlockSize apart, so a
+// warp's loads coalesce) before it stores any.
+template <int BlockSize, int Items, class T, class It, class OutIt, class Op>
+__global__ void __launch_bounds__(BlockSize)
+    segment_single_items_kernel(It first, long long num_segments, OutIt d_out, T init, Op op) {
+  using X = input_value_t<It>;
+  long long const tile = static_cast<long long>(BlockSize) * Items;
+  long long const stride = static_cast<long long>(gridDim.x) * tile;
+  for (long long base = static_cast<long long>(blockIdx.x) * tile + threadIdx.x; base < num_segments; base += stride) {
+    if (base + (Items - 1) * static_cast<long long>(BlockSize) < num_segments) {
+      X items[Items];
+#pragma unroll
+      for (int k = 0; k < Items; ++k) items[k] = first[base + static_cast<long long>(k) * BlockSize];
+#pragma unroll
+      for (int k = 0; k < Items; ++k) {
+        T acc = init;
+        bool has = true;
+        fold_item(acc, has, items[k], op);
+        store_value(d_out + (base + static_cast<long long>(k) * BlockSize), acc);
+      }
+    } else {
+      for (long long s = base; s < num_segments; s += BlockSize) {
+        T acc = init;
+        bool has = true;
+        fold_item(acc, has, first[s], op);
+        store_value(d_out + s, acc);
+      }
+    }
+  }
+}
+
 // init op segment `seg` folded by Width lanes (lane: this lane's place among them), valid in lane 0;
 // every lane of the warp calls it together (the shuffles), those without a segment with an empty one.
 // Commutative ops read striped, others blocked; offsets go up, so each lane folds an ordered window

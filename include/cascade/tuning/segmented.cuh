@@ -8,7 +8,8 @@
 // docs/notes/segmented-owners.md): 1-10 items thread; 16, 32 thread_vectors where a commutative op
 // reads an aligned pointer (94% of the read ceiling at 16, where warp<4>, the choice otherwise, reads
 // at 69%; at 10 its head and tail loads make it slower than thread); 64, 256 warp<8>; 1K warp<16>;
-// 16K, 1M blocks, which is block where there are segments enough to fill the GPU.
+// 16K, 1M blocks, which is block where there are segments enough to fill the GPU. (batched_reduce with
+// one-item segments runs segment_single_items_kernel instead: segmented_reduce.cuh.)
 //
 // Otherwise (offsets only the device reads, or skewed lengths), neither of which makes the host wait:
 // for values of 4 bytes or less, segment::tiles <256, 16>, which reads the items in tiles of equal
