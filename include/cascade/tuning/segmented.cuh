@@ -8,7 +8,8 @@
 // docs/notes/segmented-owners.md): 1-10 items thread; 16, 32 thread_vectors where a commutative op
 // reads an aligned pointer (94% of the read ceiling at 16, where warp<4>, the choice otherwise, reads
 // at 69%; at 10 its head and tail loads make it slower than thread); 64, 256 warp<8>; 1K warp<16>;
-// 16K, 1M blocks, which is block where there are segments enough to fill the GPU. (batched_reduce with
+// 16K, 1M blocks <256, 16>, which is block where there are segments enough to fill the GPU (against
+// <256, 8> at cdf423e: 16K 62.7 against 63.8 us hot, 1M 68.8 against 69.2, cold alike). (batched_reduce with
 // one-item segments runs segment_single_items_kernel instead: segmented_reduce.cuh.)
 //
 // Otherwise (offsets only the device reads, or skewed lengths), neither of which makes the host wait:
@@ -48,7 +49,7 @@ struct segmented_table {
                                     length_row<32, segmented_policy<segment::warp<4>, 256, 4>>,
                                     length_row<512, segmented_policy<segment::warp<8>, 256, 4>>,
                                     length_row<4096, segmented_policy<segment::warp<16>, 256, 4>>,
-                                    length_row<-1, segmented_policy<segment::blocks, 256, 8>>>;
+                                    length_row<-1, segmented_policy<segment::blocks, 256, 16>>>;
 };
 
 }  // namespace cascade::tuning
