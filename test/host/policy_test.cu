@@ -138,7 +138,9 @@ TEST_CASE("the segmented default: a segment_lengths hint chooses where the host 
   CHECK(segmented_default_owner(unknown, segment_lengths::about(1024), 1 << 16) == "segment::warp<16>");
   // skewed (longest > 2 x mean + 8): the policies for unknown lengths, as when the host reads them
   CHECK(segmented_default_owner(unknown, segment_lengths::mean_and_longest(32, 1 << 20), 1 << 21) == "unknown");
-  CHECK(segmented_default_owner(unknown, segment_lengths::mean_and_longest(32, 72), 1 << 21) == "segment::warp<8>");
+  CHECK(segmented_default_owner(unknown, segment_lengths::mean_and_longest(32, 72), 1 << 21) == "segment::thread_vectors");
+  CHECK(segmented_default_owner(unknown, segment_lengths::about(32), 1 << 21, false) == "segment::warp<8>");
+  CHECK(segmented_default_owner(unknown, segment_lengths::mean_and_longest(48, 104), 1 << 21) == "segment::warp<8>");
   CHECK(segmented_default_owner(unknown, segment_lengths::mean_and_longest(32, 73), 1 << 21) == "unknown");
   // lengths the host read win over a hint
   CHECK(segmented_default_owner({4096ll * 16384, 16384}, segment_lengths::about(1), 4096) == "segment::blocks");

@@ -9,7 +9,8 @@
 // reads an aligned pointer (94% of the read ceiling at 16, where warp<4>, the choice otherwise, reads
 // at 69%; at 10 its head and tail loads make it slower than thread); 64, 256 warp<8>; 1K warp<16>;
 // 16K, 1M blocks <256, 16>, which is block where there are segments enough to fill the GPU (against
-// <256, 8> at cdf423e: 16K 62.7 against 63.8 us hot, 1M 68.8 against 69.2, cold alike). (batched_reduce with
+// <256, 8> at 8e94966: 16K 63.4 against 64.6 us hot, 1M 68.5 against 68.9, cold alike). Until 8e94966
+// thread_vectors' bound excluded 32, which ran warp<8>: 102.8 against 86.2 us with device offsets. (batched_reduce with
 // one-item segments runs segment_single_items_kernel instead: segmented_reduce.cuh.)
 //
 // Otherwise (offsets only the device reads, or skewed lengths), neither of which makes the host wait:
@@ -45,7 +46,7 @@ struct segmented_table {
   using unknown_or_skewed = segmented_policy<segment::tiles, 256, 16>;        // values of at most 4 bytes
   using unknown_or_skewed_wide = segmented_policy<segment::binned, 256, 16>;  // wider values
   using by_mean = detail::type_list<length_row<12, segmented_policy<segment::thread, 256, 4>>,
-                                    length_row<32, segmented_policy<segment::thread_vectors, 256, 4>, true>,
+                                    length_row<33, segmented_policy<segment::thread_vectors, 256, 4>, true>,
                                     length_row<32, segmented_policy<segment::warp<4>, 256, 4>>,
                                     length_row<512, segmented_policy<segment::warp<8>, 256, 4>>,
                                     length_row<4096, segmented_policy<segment::warp<16>, 256, 4>>,
