@@ -51,10 +51,10 @@ CUB_REDUCE = '''#include <cub/device/device_reduce.cuh>
   {acc}* out = nullptr;
   cudaMalloc(&out, sizeof({acc}));
   std::size_t bytes = 0;
-  cub::DeviceReduce::Reduce(nullptr, bytes, d, out, n, cuda::std::plus<{acc}>{{}}, {acc}{{}});
+  cub::DeviceReduce::Reduce(nullptr, bytes, d, out, n, cuda::std::plus<{acc}>{{}}, static_cast<{acc}>(0));
   void* temp = nullptr;
   cudaMalloc(&temp, bytes);
-  cub::DeviceReduce::Reduce(temp, bytes, d, out, n, cuda::std::plus<{acc}>{{}}, {acc}{{}});
+  cub::DeviceReduce::Reduce(temp, bytes, d, out, n, cuda::std::plus<{acc}>{{}}, static_cast<{acc}>(0));
   {acc} h{{}};
   cudaMemcpy(&h, out, sizeof h, cudaMemcpyDeviceToHost);
   cudaFree(temp);
