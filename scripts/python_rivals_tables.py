@@ -88,8 +88,8 @@ def comparisons(cas, py):
 def summary(cas, py):
     print('| family | configuration | sizes | vs torch (hot / cold) | vs CuPy (hot / cold) | vs JAX (host) |')
     print('|---|---|---|---|---|---|')
-    keys = sorted({(f, c) for f, c, *_ in comparisons(cas, py)}, key=lambda k: (FAMILY_ORDER.index(k[0]), k[1]))
     rows = comparisons(cas, py)
+    keys = sorted({(f, c) for f, c, *_ in rows}, key=lambda k: (FAMILY_ORDER.index(k[0]), k[1]))
     for family, config in keys:
         mine = [r for r in rows if r[0] == family and r[1] == config]
         sizes = sorted({r[2] for r in mine})
@@ -164,9 +164,9 @@ def segmented(seg_doc, py):
 
 
 def bar(cas, py):
-    misses = [r for r in comparisons(cas, py)
-              if (r[4] is not None and r[4] < 1.0) or (r[3] != 'jax' and r[5] is not None and r[5] < 1.0)]
-    total = len(comparisons(cas, py))
+    rows = comparisons(cas, py)
+    misses = [r for r in rows if (r[4] is not None and r[4] < 1.0) or (r[3] != 'jax' and r[5] is not None and r[5] < 1.0)]
+    total = len(rows)
     for family, config, n, lib, hot, cold, _ in misses:
         print('miss: %s %s at %s: %s hot %s, cold %s' % (family, config, pow2(n), lib, ratio_text(hot),
                                                           ratio_text(cold) if lib != 'jax' else '(host clock)'))

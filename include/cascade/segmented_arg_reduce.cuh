@@ -58,37 +58,22 @@ void segmented_argmax(Policy const& policy, It first, BeginIt begin_offsets, End
                                           "cascade::segmented_argmax");
 }
 
-// The same calls, named as argmin_into is (the results to device memory).
+// The same calls, named as argmin_into is (the results to device memory), and with what the caller
+// knows of the lengths (segment/lengths.cuh; segmented_reduce.cuh says how).
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
   requires is_segmented_call_policy_v<Policy>
 void segmented_argmin_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                           cuda::std::int64_t num_segments, OutIt d_out) {
-  segmented_argmin(policy, first, begin_offsets, end_offsets, num_segments, d_out);
-}
-
-// With what the caller knows of the lengths (segment/lengths.cuh; segmented_reduce.cuh says how).
-template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
-  requires is_segmented_call_policy_v<Policy>
-void segmented_argmin_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                           cuda::std::int64_t num_segments, OutIt d_out, segment_lengths lengths) {
+                           cuda::std::int64_t num_segments, OutIt d_out, segment_lengths lengths = {}) {
   detail::segmented_arg<arg_min>(policy, first, begin_offsets, end_offsets, num_segments, d_out,
-                                 "cascade::segmented_argmin_into", lengths);
+                                 "cascade::segmented_argmin", lengths);
 }
 
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
   requires is_segmented_call_policy_v<Policy>
 void segmented_argmax_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                           cuda::std::int64_t num_segments, OutIt d_out) {
-  segmented_argmax(policy, first, begin_offsets, end_offsets, num_segments, d_out);
-}
-
-// With what the caller knows of the lengths (segment/lengths.cuh; segmented_reduce.cuh says how).
-template <class Policy, class It, class BeginIt, class EndIt, class OutIt>
-  requires is_segmented_call_policy_v<Policy>
-void segmented_argmax_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                           cuda::std::int64_t num_segments, OutIt d_out, segment_lengths lengths) {
+                           cuda::std::int64_t num_segments, OutIt d_out, segment_lengths lengths = {}) {
   detail::segmented_arg<arg_max>(policy, first, begin_offsets, end_offsets, num_segments, d_out,
-                                 "cascade::segmented_argmax_into", lengths);
+                                 "cascade::segmented_argmax", lengths);
 }
 
 // As above, every byte of temporary device storage taken from `resource` (memory/resource.cuh), last.

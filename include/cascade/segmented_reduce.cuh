@@ -45,13 +45,10 @@ inline constexpr bool is_segmented_call_policy_v = is_policy_v<P>;
 
 namespace detail {
 
-// The segmented default: the owner tuning/segmented.cuh's table gives for the lengths the host knows
-// (their mean, and whether they are skewed), or for lengths it does not know. `hint` (the caller's
-// segment_lengths) stands in for lengths the host does not know, for the choice only: the owner still
-// gets stats.longest, the bound the host knows (-1), never the hint's.
-
-// The row of the table's by_mean list the default runs, or -1 for its unknown_or_skewed policies;
-// `vectors`: the input and op allow 16-byte loads (segment_vectors).
+// The row of tuning/segmented.cuh's by_mean list the segmented default runs for the lengths the host
+// knows (their mean, and whether they are skewed), else for `hint`'s (the caller's segment_lengths),
+// or -1 for the policies of unknown or skewed lengths; `vectors`: the input and op allow 16-byte
+// loads (segment_vectors).
 inline int default_segment_row(segment_stats stats, segment_stats hint, long long num_segments, bool vectors) {
   using table = tuning::segmented_table;
   segment_stats const seen = stats.items >= 0 ? stats : hint;
@@ -71,6 +68,8 @@ inline int default_segment_row(segment_stats stats, segment_stats hint, long lon
   return row;
 }
 
+// The segmented default. A hint only chooses: the owner still gets stats.longest, the bound the host
+// knows (-1 with device offsets), never the hint's, which a longer segment would break.
 template <class T, class It, class Segments, class OutIt, class Op>
 void run_default_segments(launch_context const& call, It first, Segments segments, long long num_segments,
                           segment_stats stats, segment_stats hint, OutIt d_out, T init, Op op) {
@@ -190,20 +189,12 @@ void segmented_call(Policy const& policy, It first, ReadIt read, BeginIt begin_o
 
 }  // namespace detail
 
+// `lengths`: what the caller knows of the segments' lengths (segment/lengths.cuh), for default_policy's
+// choice of owner where only the device reads the offsets.
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op>
   requires is_segmented_call_policy_v<Policy>
 void segmented_reduce(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                      cuda::std::int64_t num_segments, OutIt d_out, T init, Op op) {
-  detail::segmented_call(policy, first, first, begin_offsets, end_offsets, num_segments, d_out,
-                         [](OutIt out, auto const&) { return out; }, init, op, "cascade::segmented_reduce");
-}
-
-// With what the caller knows of the lengths (segment/lengths.cuh), for default_policy's choice of
-// owner where only the device reads the offsets.
-template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op>
-  requires is_segmented_call_policy_v<Policy>
-void segmented_reduce(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                      cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, segment_lengths lengths) {
+                      cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, segment_lengths lengths = {}) {
   detail::segmented_call(policy, first, first, begin_offsets, end_offsets, num_segments, d_out,
                          [](OutIt out, auto const&) { return out; }, init, op, "cascade::segmented_reduce", lengths);
 }
@@ -255,8 +246,8 @@ void batched_reduce(Policy const& policy, It first, cuda::std::int64_t segment_s
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op>
   requires is_segmented_call_policy_v<Policy>
 void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op) {
-  segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op);
+                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, segment_lengths lengths = {}) {
+  segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op, lengths);
 }
 
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T>
@@ -264,13 +255,6 @@ template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class
 void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
                            cuda::std::int64_t num_segments, OutIt d_out, T init) {
   segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, plus{});
-}
-
-template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op>
-  requires is_segmented_call_policy_v<Policy>
-void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, segment_lengths lengths) {
-  segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op, lengths);
 }
 
 template <class Policy, class It, class OutIt, class T, class Op>
@@ -292,20 +276,19 @@ void batched_reduce_into(Policy const& policy, It first, cuda::std::int64_t segm
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op, class Resource>
   requires(is_segmented_call_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, Resource&& resource) {
+                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, segment_lengths lengths,
+                           Resource&& resource) {
   detail::with_resource(resource, [&] {
-    segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op);
+    segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op, lengths);
   });
 }
 
 template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class Op, class Resource>
   requires(is_segmented_call_policy_v<Policy> && stream_ordered_resource<std::remove_reference_t<Resource>>)
 void segmented_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, segment_lengths lengths,
-                           Resource&& resource) {
-  detail::with_resource(resource, [&] {
-    segmented_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op, lengths);
-  });
+                           cuda::std::int64_t num_segments, OutIt d_out, T init, Op op, Resource&& resource) {
+  segmented_reduce_into(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, op, segment_lengths{},
+                        resource);
 }
 
 template <class Policy, class It, class OutIt, class T, class Op, class Resource>

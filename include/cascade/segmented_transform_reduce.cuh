@@ -34,17 +34,7 @@ template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class
   requires is_segmented_call_policy_v<Policy>
 void segmented_transform_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
                                      cuda::std::int64_t num_segments, OutIt d_out, T init, ReduceOp reduce_op,
-                                     TransformOp transform_op) {
-  segmented_transform_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, reduce_op,
-                             transform_op);
-}
-
-// With what the caller knows of the lengths (segment/lengths.cuh; segmented_reduce.cuh says how).
-template <class Policy, class It, class BeginIt, class EndIt, class OutIt, class T, class ReduceOp, class TransformOp>
-  requires is_segmented_call_policy_v<Policy>
-void segmented_transform_reduce_into(Policy const& policy, It first, BeginIt begin_offsets, EndIt end_offsets,
-                                     cuda::std::int64_t num_segments, OutIt d_out, T init, ReduceOp reduce_op,
-                                     TransformOp transform_op, segment_lengths lengths) {
+                                     TransformOp transform_op, segment_lengths lengths = {}) {
   segmented_transform_reduce(policy, first, begin_offsets, end_offsets, num_segments, d_out, init, reduce_op,
                              transform_op, lengths);
 }

@@ -9,9 +9,10 @@
 // reads an aligned pointer (94% of the read ceiling at 16, where warp<4>, the choice otherwise, reads
 // at 69%; at 10 its head and tail loads make it slower than thread); 64, 256 warp<8>; 1K warp<16>;
 // 16K, 1M blocks <256, 16>, which is block where there are segments enough to fill the GPU (against
-// <256, 8> at 8e94966: 16K 63.4 against 64.6 us hot, 1M 68.5 against 68.9, cold alike). Until 8e94966
-// thread_vectors' bound excluded 32, which ran warp<8>: 102.8 against 86.2 us with device offsets. (batched_reduce with
-// one-item segments runs segment_single_items_kernel instead: segmented_reduce.cuh.)
+// <256, 8> at bd2fbc0: 16K 63.6 against 64.8 us hot, 1M 68.3 against 69.5, cold alike). Until
+// bd2fbc0 thread_vectors' bound excluded 32, which ran warp<8>: 102.8 against 86.2 us with device
+// offsets (docs/notes/segmented-hint.md). batched_reduce with one-item segments runs
+// segment_single_items_kernel instead (segmented_reduce.cuh).
 //
 // Otherwise (offsets only the device reads, or skewed lengths), neither of which makes the host wait:
 // for values of 4 bytes or less, segment::tiles <256, 16>, which reads the items in tiles of equal
