@@ -10,6 +10,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>

@@ -100,7 +100,7 @@ struct cascade_memory {
   static std::size_t states() {
     auto& d = cascade::detail::stream_state_impl::states_of(cascade::detail::current_device().ordinal);
     std::lock_guard<std::mutex> lock(d.mutex);
-    return d.by_stream.size();
+    return d.count;
   }
   std::size_t states_before = states();
   cascade_memory() {

@@ -2,17 +2,20 @@
 """A file that names its own policy pulls in only what that policy needs: nvcc -M over each file must
 list nothing of tuning/ or the tuned policies (policy/default_policy.cuh, policy/tuned_policy.cuh), no registry of
 trees or finishes (tree/all.cuh, finish/all.cuh), no tree or finish beyond the file's own and the
-tags, and nothing of CUB or cooperative groups. The files:
+tags, and nothing of CUB or cooperative groups. No file pulls in <algorithm>, <map>, <unordered_map> or
+<cuda/std/mdspan> (large headers, measured in every including file's compile time: docs/performance.md,
+"Compile time"). The files:
   one_policy.cu             policy/policy.cuh, reduce.cuh, tree/shuffle.cuh, finish/last_block.cuh;
   algorithms_one_policy.cu  the same with arg_reduce.cuh and transform_reduce.cuh;
   segmented_one_policy.cu   policy/segmented_policy.cuh (every owner: segment/all.cuh; tree::shuffle) and the
                             segmented calls, with a named owner and with default_policy (whose table,
                             tuning/segmented.cuh, names owners only);
-  default_policy.cu         policy/default_policy.cuh: every table and what they name (finish::cluster's
-                            cooperative groups included), but nothing of CUB (only tree::cub_block and
-                            cross_check need it);
+  default_policy.cu         policy/default_policy.cuh: every table and what they name, but nothing of CUB
+                            (only tree::cub_block and cross_check need it) or cooperative groups
+                            (finish::cluster takes the runtime's cluster intrinsics);
   everything.cu             cascade.cuh: every header but distributed.cuh, cross_check.cuh and
-                            tree/cub_block.cuh, and nothing of CUB.
+                            tree/cub_block.cuh, and nothing of CUB (finish::cooperative's cooperative
+                            groups included: grid.sync() is that finish's point).
 Prints the cascade headers each pulled in. One test case.
 Usage: lean.py <compiler and flags...> -- <include dir> <file>..."""
 import os, subprocess, sys, tempfile
@@ -42,7 +45,9 @@ for source in sources:
         h in ('policy/default_policy.cuh', 'policy/tuned_policy.cuh') or
         h in ('tree/all.cuh', 'finish/all.cuh') or (h.startswith(('tree/', 'finish/')) and h not in allowed) or
         (h.startswith('segment/') and h != 'segment/tag.cuh' and not segmented)]
-    bad += [p for p in paths if '/cub/' in p or ('cooperative_groups' in p and not tuned)]
+    everything = os.path.basename(source) == 'everything.cu'
+    bad += [p for p in paths if '/cub/' in p or ('cooperative_groups' in p and not everything)]
+    bad += [p for p in paths if os.path.basename(p) in ('algorithm', 'map', 'unordered_map', 'mdspan')]
     print('%s: %d cascade headers: %s' % (os.path.basename(source), len(ours), ' '.join(ours)))
     failures += ['%s pulled in %s' % (os.path.basename(source), b) for b in bad]
 for f in failures:

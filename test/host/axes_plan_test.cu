@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cascade/reduce_axes.cuh>
+#include <cuda/std/mdspan>
 
 #include <algorithm>
 #include <cstdint>
@@ -47,6 +48,31 @@ TEST_CASE("cascade::axes: negative axes, repeats and range") {
   CHECK_THROWS_AS(cascade::axes{-4}.mask(3, "t"), std::invalid_argument);
   CHECK_THROWS_AS((cascade::axes{2, -1}.mask(3, "t")), std::invalid_argument);
   CHECK_THROWS_AS((cascade::axes{0, 1, 2, 3, 4, 5, 6, 7, 0}), std::invalid_argument);
+}
+
+TEST_CASE("cascade::view of an mdspan: its extents and strides, in items, for each strided layout") {
+  static_assert(!cascade::detail::mdspan_like<int*> && !cascade::detail::mdspan_like<cascade::array_view<int*>>);
+  static int items[2 * 3 * 4];
+  using ext = cuda::std::dextents<long long, 3>;
+  auto const check = [](auto const& v, std::vector<long long> e, std::vector<long long> s) {
+    REQUIRE(v.rank == 3);
+    CHECK(v.data == items);
+    for (int a = 0; a < 3; ++a) {
+      CHECK(v.extents[a] == e[a]);
+      CHECK(v.strides[a] == s[a]);
+    }
+  };
+  check(cascade::view(cuda::std::mdspan<int, ext>(items, 2, 3, 4)), {2, 3, 4}, {12, 4, 1});
+  check(cascade::view(cuda::std::mdspan<int, ext, cuda::std::layout_left>(items, 2, 3, 4)), {2, 3, 4}, {1, 2, 6});
+  cuda::std::layout_stride::mapping<ext> const strided(ext(2, 3, 4), cuda::std::array<long long, 3>{1, 8, 2});
+  check(cascade::view(cuda::std::mdspan<int, ext, cuda::std::layout_stride>(items, strided)), {2, 3, 4}, {1, 8, 2});
+  // a static extent, and a const element type: the data handle is a pointer to const
+  cuda::std::mdspan<int const, cuda::std::extents<int, 2, cuda::std::dynamic_extent>> const fixed(items, 5);
+  auto const v = cascade::view(fixed);
+  static_assert(cuda::std::is_same_v<decltype(v.data), int const* const>);
+  CHECK(v.rank == 2);
+  CHECK(v.extents[1] == 5);
+  CHECK(v.strides[0] == 5);
 }
 
 TEST_CASE("fast_divmod: the quotient of the division it replaces") {

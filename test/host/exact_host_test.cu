@@ -9,6 +9,7 @@
 
 #include <cascade/exact/binned_small_sum.cuh>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>

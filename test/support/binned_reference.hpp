@@ -8,6 +8,7 @@
 // gives them. reproducible_sum<R, T> takes the parameters the docs give for items of type T.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>

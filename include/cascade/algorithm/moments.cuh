@@ -23,7 +23,7 @@
 // gives a NaN variance.
 #pragma once
 
-#include <cuda/std/cmath>
+#include <cmath>
 #include <cuda/std/cstdint>
 #include <cuda/std/limits>
 

@@ -11,13 +11,16 @@
 // at data[0] and item (i0, i1, ...) at data[i0 * stride0 + i1 * stride1 + ...]; any random-access
 // iterator is an input (a counting or transform iterator needs no array), a pointer to device memory
 // is an output. mdspan's layout_right, layout_left and layout_stride (any layout that is always
-// strided) convert, with the default accessor.
+// strided) convert, with the default accessor: cuda::std::mdspan, or std::mdspan where the standard
+// library has it. This header does not include <cuda/std/mdspan> (the caller that has an mdspan has
+// included it; every other includer is spared its compile time): view(m) takes any type with
+// mdspan's members.
 #pragma once
 
 #include <cuda/std/cstdint>
-#include <cuda/std/mdspan>
 #include <cuda/std/type_traits>
 
+#include <cstddef>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -102,18 +105,42 @@ array_view<It> view(It data, std::initializer_list<cuda::std::int64_t> extents) 
   return v;
 }
 
-template <class T, class Extents, class Layout, class Accessor>
-array_view<typename Accessor::data_handle_type> view(cuda::std::mdspan<T, Extents, Layout, Accessor> const& m) {
-  static_assert(cuda::std::is_same_v<Accessor, cuda::std::default_accessor<T>>,
+namespace detail {
+
+// An mdspan (cuda::std's or std's): its members as the standard names them.
+template <class M>
+concept mdspan_like = requires(M const& m, std::size_t r) {
+  typename M::extents_type;
+  typename M::mapping_type;
+  typename M::accessor_type;
+  M::rank();
+  M::mapping_type::is_always_strided();
+  m.data_handle();
+  m.extent(r);
+  m.stride(r);
+};
+
+// mdspan's default_accessor, told by what it is: an empty accessor whose handle is a pointer to the
+// element and whose reference is the element's (an accessor that transforms items is not).
+template <class A>
+inline constexpr bool plain_accessor_v =
+    cuda::std::is_empty_v<A> && cuda::std::is_same_v<typename A::data_handle_type, typename A::element_type*> &&
+    cuda::std::is_same_v<typename A::reference, typename A::element_type&> &&
+    cuda::std::is_same_v<typename A::offset_policy, A>;
+
+}  // namespace detail
+
+template <detail::mdspan_like M>
+array_view<typename M::accessor_type::data_handle_type> view(M const& m) {
+  static_assert(detail::plain_accessor_v<typename M::accessor_type>,
                 "cascade::view: the mdspan's accessor is not cuda::std::default_accessor; for an accessor that "
                 "transforms items, view its data handle and pass the transform to transform_reduce_axes");
-  using mapping = typename Layout::template mapping<Extents>;
-  static_assert(mapping::is_always_strided(),
+  static_assert(M::mapping_type::is_always_strided(),
                 "cascade::view: the mdspan's layout is not strided; use layout_right, layout_left or layout_stride");
-  static_assert(Extents::rank() <= static_cast<std::size_t>(max_rank),
+  static_assert(M::rank() <= static_cast<std::size_t>(max_rank),
                 "cascade::view: rank above 8 (cascade::max_rank); merge contiguous axes first");
-  array_view<typename Accessor::data_handle_type> v{m.data_handle(), static_cast<int>(Extents::rank())};
-  for (std::size_t a = 0; a < Extents::rank(); ++a) {
+  array_view<typename M::accessor_type::data_handle_type> v{m.data_handle(), static_cast<int>(M::rank())};
+  for (std::size_t a = 0; a < M::rank(); ++a) {
     v.extents[a] = static_cast<cuda::std::int64_t>(m.extent(a));
     v.strides[a] = static_cast<cuda::std::int64_t>(m.stride(a));
   }

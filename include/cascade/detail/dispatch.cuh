@@ -14,7 +14,6 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -258,9 +257,15 @@ template <class It, class T, class Op, class Policy>
 std::vector<cuda::std::int64_t> path_sizes(Policy const&, cuda::std::int64_t n) {
   std::vector<cuda::std::int64_t> sizes = {0};
   policy_dispatch<Policy>::template add_sizes<It, T, known_op_t<Op, T>>(sizes, n);
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  return sizes;
+  // a few dozen sizes: sorted by insertion, repeats dropped (no <algorithm>: C++20's costs every
+  // including file more compile time than the rest of this header)
+  std::vector<cuda::std::int64_t> sorted;
+  for (cuda::std::int64_t s : sizes) {
+    std::size_t at = 0;
+    while (at < sorted.size() && sorted[at] < s) ++at;
+    if (at == sorted.size() || sorted[at] != s) sorted.insert(sorted.begin() + static_cast<std::ptrdiff_t>(at), s);
+  }
+  return sorted;
 }
 
 }  // namespace cascade::detail

@@ -15,7 +15,6 @@
 // no 9.0 target does not compile (detail/dispatch.cuh).
 #pragma once
 
-#include <cooperative_groups.h>
 
 #include "../detail/runtime/launch_context.cuh"
 #include "../detail/kernel/kernels.cuh"
@@ -45,16 +44,17 @@ __global__ void __launch_bounds__(BlockSize) cluster_kernel(It first, Offset n, 
   __shared__ typename block_reduce<Tree, BlockSize, T>::storage storage;
   __shared__ shared_array<T, max_cluster_blocks> slots;  // used in the cluster's first block
   T* const partials = slots.data();
-  namespace cg = cooperative_groups;
-  cg::cluster_group const cluster = cg::this_cluster();
-  unsigned const rank = cluster.block_rank(), blocks = cluster.num_blocks();  // blocks <= 16
+  // the runtime's cluster intrinsics (what cooperative_groups' cluster_group calls; that header costs
+  // every including file compile time)
+  unsigned const rank = __clusterRelativeBlockRank(), blocks = __clusterSizeInBlocks();  // blocks <= 16
   // Another block's shared memory may be written only once that block has started: every block
   // arrives here and waits after its tiles, so the wait costs nothing by then.
   asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
   T const partial = block_fold<BlockSize, CoarseFactor, Tree, T>(storage, first, n, op, rank, blocks);
   asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
-  if (threadIdx.x == 0) cluster.map_shared_rank(partials, 0)[rank] = partial;
-  cluster.sync();  // release/acquire at cluster scope: every partial is in block 0's shared memory
+  if (threadIdx.x == 0) static_cast<T*>(__cluster_map_shared_rank(partials, 0))[rank] = partial;
+  __cluster_barrier_arrive();  // release/acquire at cluster scope: every partial is in block 0's shared memory
+  __cluster_barrier_wait();
   if (rank != 0 || threadIdx.x >= 32) return;
   int const lane = static_cast<int>(threadIdx.x);
   T mine = partials[lane < static_cast<int>(blocks) ? lane : 0];

@@ -10,9 +10,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <map>
 #include <mutex>
-#include <unordered_map>
+#include <vector>
 
 #include "../../error.cuh"
 #include "capture.cuh"
@@ -21,12 +20,18 @@ namespace cascade::detail {
 
 namespace pinned_impl {
 
+// Every block made, searched in order: a program holds a handful (one a call in flight), and a list
+// spares every including file the compile time of <map> and <unordered_map>.
+struct pinned_block {
+  void* block;
+  std::size_t size;
+  bool free;
+};
 struct pinned_cache {
   std::mutex mutex;
-  std::multimap<std::size_t, void*> free_blocks;      // size -> block, for best fit
-  std::unordered_map<void*, std::size_t> block_sizes;  // every block made
+  std::vector<pinned_block> blocks;
   ~pinned_cache() {
-    for (auto const& [block, size] : block_sizes) (void)cudaFreeHost(block);
+    for (auto const& b : blocks) (void)cudaFreeHost(b.block);
   }
 };
 
@@ -43,11 +48,12 @@ inline void* pinned_acquire(std::size_t bytes) {
   pinned_impl::pinned_cache& c = pinned_impl::cache();
   {
     std::lock_guard<std::mutex> lock(c.mutex);
-    auto const it = c.free_blocks.lower_bound(bytes);
-    if (it != c.free_blocks.end()) {
-      void* block = it->second;
-      c.free_blocks.erase(it);
-      return block;
+    pinned_impl::pinned_block* best = nullptr;  // the smallest free block that fits
+    for (auto& b : c.blocks)
+      if (b.free && b.size >= bytes && (best == nullptr || b.size < best->size)) best = &b;
+    if (best != nullptr) {
+      best->free = false;
+      return best->block;
     }
   }
   std::size_t const size = bytes < 4096 ? 4096 : bytes;
@@ -57,7 +63,12 @@ inline void* pinned_acquire(std::size_t bytes) {
     check_cuda(cudaMallocHost(&block, size), "cudaMallocHost (cascade page-locked buffer)");
   }
   std::lock_guard<std::mutex> lock(c.mutex);
-  c.block_sizes.emplace(block, size);
+  try {
+    c.blocks.push_back({block, size, false});
+  } catch (...) {
+    (void)cudaFreeHost(block);
+    throw;
+  }
   return block;
 }
 
@@ -65,8 +76,8 @@ inline void pinned_release(void* block) noexcept {
   if (block == nullptr) return;
   pinned_impl::pinned_cache& c = pinned_impl::cache();
   std::lock_guard<std::mutex> lock(c.mutex);
-  auto const it = c.block_sizes.find(block);
-  if (it != c.block_sizes.end()) c.free_blocks.emplace(it->second, block);
+  for (auto& b : c.blocks)
+    if (b.block == block) b.free = true;
 }
 
 }  // namespace cascade::detail

@@ -20,7 +20,6 @@
 #include <array>
 #include <cstddef>
 #include <mutex>
-#include <unordered_map>
 
 #include "../../error.cuh"
 #include "capture.cuh"
@@ -50,9 +49,18 @@ inline constexpr std::size_t flags_offset = partials_offset + stream_state::part
 inline constexpr std::size_t spill_offset = flags_offset + stream_state::flags_bytes;
 inline constexpr std::size_t block_bytes = spill_offset + stream_state::spill_bytes;
 
+// At most max_streams entries, so a list searched in order (no hash map: <unordered_map> costs every
+// including file more compile time than this search costs a call, which the thread_local below mostly skips).
 struct device_states {
   std::mutex mutex;
-  std::unordered_map<unsigned long long, unsigned char*> by_stream;  // kept until exit: may be in use
+  std::array<unsigned long long, stream_state::max_streams> ids{};
+  std::array<unsigned char*, stream_state::max_streams> blocks{};  // kept until exit: may be in use
+  std::size_t count = 0;
+  unsigned char* find(unsigned long long id) const {
+    for (std::size_t i = 0; i < count; ++i)
+      if (ids[i] == id) return blocks[i];
+    return nullptr;
+  }
 };
 
 // Every device's states, freed at process exit. Created on first use, after the CUDA runtime has set
@@ -62,7 +70,7 @@ struct all_states {
   std::array<device_states, max_devices> devices;
   ~all_states() {
     for (auto& d : devices)
-      for (auto const& [id, block] : d.by_stream) (void)cudaFree(block);
+      for (std::size_t i = 0; i < d.count; ++i) (void)cudaFree(d.blocks[i]);
   }
 };
 
@@ -94,9 +102,9 @@ inline stream_state stream_state_by_id(unsigned long long id, cudaStream_t strea
   if (last.block != nullptr && last.device == ordinal && last.id == id) return state_of(last.block);
   device_states& d = states_of(ordinal);
   std::lock_guard<std::mutex> lock(d.mutex);
-  auto found = d.by_stream.find(id);
-  if (found == d.by_stream.end()) {
-    if (d.by_stream.size() >= stream_state::max_streams) return {};  // the caller falls back to scratch
+  unsigned char* found = d.find(id);
+  if (found == nullptr) {
+    if (d.count >= stream_state::max_streams) return {};  // the caller falls back to scratch
     void* block = nullptr;
     {
       relaxed_capture_mode relaxed;  // this stream is not capturing, but another thread may be
@@ -107,10 +115,12 @@ inline stream_state stream_state_by_id(unsigned long long id, cudaStream_t strea
       (void)cudaFree(block);
       throw_cuda_error(zeroed, "cudaMemsetAsync (cascade stream state)");
     }
-    found = d.by_stream.emplace(id, static_cast<unsigned char*>(block)).first;
+    found = static_cast<unsigned char*>(block);
+    d.ids[d.count] = id;
+    d.blocks[d.count++] = found;
   }
-  last = {ordinal, id, found->second};
-  return state_of(found->second);
+  last = {ordinal, id, found};
+  return state_of(found);
 }
 
 // Inline, so that the stream handle (0 above all) is resolved as the caller's kernel launches
