@@ -64,10 +64,10 @@ using table_entry_t =
     typename tuning::table<Class, tuning::item_bytes_of<typename table_item<It, T>::type>,
                          tuning::op_kind_of<Op, T>>::type;
 
-// Whether a range's calls may need 64-bit offsets: one bounded below 2^31 items never does, so their
-// kernels are not compiled.
+// Whether a range's calls may need 64-bit offsets: one bounded below 2^31 items on every device never
+// does, so their kernels are not compiled.
 template <class Range>
-inline constexpr bool range_is_wide = Range::max_n < 0 || Range::max_n >= (1ll << 31) - Range::policy::tile_size;
+inline constexpr bool range_is_wide = Range::most < 0 || Range::most >= (1ll << 31) - Range::policy::tile_size;
 
 // Runs (or sizes) the entry's policy for n items (the layer below: dispatch_policy).
 template <class It, class OutIt, class T, class Op, class... Ranges>

@@ -41,12 +41,15 @@ constexpr int portable_coarse(int item_bytes, op_kind kind) {
   return kind == op_kind::sum ? 8 : 16;
 }
 
-// Inputs with at most as many 256 x C tiles as the device holds 256-thread blocks at once.
+// Inputs with at most as many 256 x C tiles as the device holds 256-thread blocks at once. Bounded on
+// any device (1024 SMs of 2048 threads: far below 2^31 items), so its calls compile no 64-bit kernels.
 template <class Policy>
 struct filling_range : range<-1, Policy> {
   static constexpr bool sized_by_device = true;
+  static constexpr long long most = 1024ll * 2048 * Policy::coarse_factor;
   static long long bound(detail::device_info const& device) {
-    return static_cast<long long>(device.sm_count) * device.max_threads_per_sm * Policy::coarse_factor;
+    long long const filling = static_cast<long long>(device.sm_count) * device.max_threads_per_sm * Policy::coarse_factor;
+    return filling < most ? filling : most;
   }
 };
 

@@ -44,6 +44,7 @@ struct range {
                 "cascade::tuning::range: default_policy must not wait for other streams' kernels; name a finish "
                 "other than finish::cooperative (e.g. finish::flagged)");
   static constexpr long long max_n = MaxN;
+  static constexpr long long most = MaxN;  // the most items it ever takes, on any device (-1: no bound)
   static constexpr bool sized_by_device = false;  // true: bound(device) says, at run time (tuning/portable.cuh)
   using policy = Policy;
 };
