@@ -5,13 +5,17 @@ machine, one compile at a time (nothing else should run).
 
     python3 scripts/compile_times.py --out bench/results/compile-times-DATE.json
     python3 scripts/compile_times.py --only reduce-float,include --repeats 1
+    python3 scripts/compile_times.py --jobs 6 --include /other/checkout/include   (another tree's headers)
+    python3 scripts/compile_times.py --table bench/results/compile-times-DATE.json   (the docs' table)
 
 Each unit is a .cu file written to a temporary folder: a __global__-free host function taking a
 device pointer and making the call (so that everything the call instantiates is compiled, and
 nothing else), compiled by `nvcc -std=c++20 --extended-lambda -O2 -arch=sm_90 -c` (options as
---nvcc-flags says) with this checkout's include/ first on the path. The times are medians of
---repeats (3) compiles; the object's size is that of the .o. A unit that fails to compile is
-reported with its first error lines and makes the exit status 1.
+--nvcc-flags says) with this checkout's include/ (or --include) first on the path. The times are
+medians of --repeats (3) compiles; the object's size is that of the .o. --jobs N runs N compiles at
+once (each nvcc is one process on one core: on a machine with several times N cores they barely
+meet), cascade's and CUB's of a unit side by side. A unit that fails to compile is reported with its
+first error lines and makes the exit status 1.
 
 Units (cascade / CUB):
   include            #include <cascade/cascade.cuh>          / <cub/device/device_reduce.cuh>
@@ -26,6 +30,7 @@ Units (cascade / CUB):
   argmin-float       cascade::argmin(default_policy{}, d, d + n) / cub::DeviceReduce::ArgMin, + copy back
 """
 import argparse
+import concurrent.futures
 import datetime
 import json
 import os
@@ -103,14 +108,14 @@ def units():
     return u
 
 
-def compile_once(nvcc, flags, source, folder, name):
+def compile_once(nvcc, flags, include, source, folder, name):
     src = os.path.join(folder, name + '.cu')
     obj = os.path.join(folder, name + '.o')
     with open(src, 'w') as f:
         f.write(source)
     if os.path.exists(obj):
         os.remove(obj)
-    cmd = [nvcc] + flags + ['-I', os.path.join(ROOT, 'include'), '-c', src, '-o', obj]
+    cmd = [nvcc] + flags + ['-I', include, '-c', src, '-o', obj]
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True)
     seconds = time.perf_counter() - t0
@@ -134,15 +139,36 @@ def cpu_model():
         return platform.processor()
 
 
+def table(path):
+    """A results file as the Markdown table docs/performance.md shows (rows-from checked)."""
+    with open(path) as f:
+        doc = json.load(f)
+    rows = {(r['unit'], r['library']): r for r in doc['rows']}
+    print('| unit | cascade s | CUB s | cascade / CUB | object KB, cascade / CUB |')
+    print('|---|---|---|---|---|')
+    for unit in dict.fromkeys(r['unit'] for r in doc['rows']):
+        c, b = rows.get((unit, 'cascade')), rows.get((unit, 'cub'))
+        if not (c and b and c['seconds'] and b['seconds']):
+            continue
+        print('| %s | %.2f | %.2f | %.2fx | %.0f / %.0f |' % (unit, c['seconds'], b['seconds'], c['seconds'] / b['seconds'],
+                                                            c['object_bytes'] / 1024, b['object_bytes'] / 1024))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--table', metavar='FILE', help='print a results file as a Markdown table, compile nothing')
     ap.add_argument('--out', metavar='FILE')
     ap.add_argument('--only', help='comma-separated unit names (default: all)')
     ap.add_argument('--repeats', type=int, default=3)
     ap.add_argument('--nvcc', default=shutil.which('nvcc') or '/usr/local/cuda/bin/nvcc')
     ap.add_argument('--nvcc-flags', default='-std=c++20 --extended-lambda -O2 -arch=sm_90')
     ap.add_argument('--commit', default=None)
+    ap.add_argument('--include', default=os.path.join(ROOT, 'include'), help="cascade's headers (default: this checkout's)")
+    ap.add_argument('--jobs', type=int, default=1, help='compiles at once (default 1)')
     args = ap.parse_args()
+    if args.table:
+        return table(args.table)
     all_units = units()
     names = list(all_units) if not args.only else [n.strip() for n in args.only.split(',') if n.strip()]
     unknown = [n for n in names if n not in all_units]
@@ -153,29 +179,36 @@ def main():
                                            capture_output=True, text=True).stdout.strip() or None
     doc = {'date': datetime.date.today().isoformat(), 'cascade_commit': commit, 'nvcc': nvcc_version(args.nvcc),
            'flags': ' '.join(flags), 'cpu': cpu_model(), 'cpus': os.cpu_count(), 'repeats': args.repeats,
-           'method': 'wall time of one nvcc -c of the unit (median of repeats, compiles one at a time) and the '
+           'jobs': args.jobs,
+           'method': 'wall time of one nvcc -c of the unit (median of repeats; jobs compiles at once) and the '
                      'object size; each unit one host function making the call', 'rows': []}
     failed = 0
     print('%-16s %-8s %9s %11s' % ('unit', 'library', 'seconds', 'object KB'), flush=True)
     with tempfile.TemporaryDirectory() as folder:
-        for name in names:
-            for library, source in zip(('cascade', 'cub'), all_units[name]):
-                times, size, error = [], None, None
-                for _ in range(args.repeats):
-                    s, size, error = compile_once(args.nvcc, flags, source, folder, '%s_%s' % (name, library))
-                    if error:
-                        break
-                    times.append(s)
-                row = {'unit': name, 'library': library, 'source': source,
-                       'seconds': round(statistics.median(times), 3) if times else None,
-                       'all_seconds': [round(t, 3) for t in times], 'object_bytes': size}
+        def one(name, library, source):  # a unit's repeats, in one folder of its own (one .o at a time)
+            own = os.path.join(folder, '%s_%s' % (name, library))
+            os.mkdir(own)
+            times, size, error = [], None, None
+            for _ in range(args.repeats):
+                s, size, error = compile_once(args.nvcc, flags, args.include, source, own, 'unit')
                 if error:
-                    row['error'] = error
-                    failed += 1
-                doc['rows'].append(row)
-                print('%-16s %-8s %9s %11s%s' % (name, library, '-' if not times else '%.2f' % row['seconds'],
-                                                 '-' if size is None else '%.0f' % (size / 1024),
-                                                 ('  ' + ' / '.join(error)) if error else ''), flush=True)
+                    break
+                times.append(s)
+            return times, size, error
+        jobs = [(name, library, source) for name in names for library, source in zip(('cascade', 'cub'), all_units[name])]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            results = list(pool.map(lambda j: one(*j), jobs))
+        for (name, library, source), (times, size, error) in zip(jobs, results):
+            row = {'unit': name, 'library': library, 'source': source,
+                   'seconds': round(statistics.median(times), 3) if times else None,
+                   'all_seconds': [round(t, 3) for t in times], 'object_bytes': size}
+            if error:
+                row['error'] = error
+                failed += 1
+            doc['rows'].append(row)
+            print('%-16s %-8s %9s %11s%s' % (name, library, '-' if not times else '%.2f' % row['seconds'],
+                                             '-' if size is None else '%.0f' % (size / 1024),
+                                             ('  ' + ' / '.join(error)) if error else ''), flush=True)
     print()
     for name in names:
         c = next((r for r in doc['rows'] if r['unit'] == name and r['library'] == 'cascade'), None)
