@@ -12,9 +12,10 @@ Each unit is a .cu file written to a temporary folder: a __global__-free host fu
 device pointer and making the call (so that everything the call instantiates is compiled, and
 nothing else), compiled by `nvcc -std=c++20 --extended-lambda -O2 -arch=sm_90 -c` (options as
 --nvcc-flags says) with this checkout's include/ (or --include) first on the path. The times are
-medians of --repeats (3) compiles; the object's size is that of the .o. --jobs N runs N compiles at
+medians of --repeats (3) rounds, each round every unit's compiles in turn, cascade's then CUB's (a
+machine that slows down slows both); the object's size is that of the .o. --jobs N runs N compiles at
 once (each nvcc is one process on one core: on a machine with several times N cores they barely
-meet), cascade's and CUB's of a unit side by side. A unit that fails to compile is reported with its
+meet). A unit that fails to compile is reported with its
 first error lines and makes the exit status 1.
 
 Units (cascade / CUB):
@@ -180,35 +181,39 @@ def main():
     doc = {'date': datetime.date.today().isoformat(), 'cascade_commit': commit, 'nvcc': nvcc_version(args.nvcc),
            'flags': ' '.join(flags), 'cpu': cpu_model(), 'cpus': os.cpu_count(), 'repeats': args.repeats,
            'jobs': args.jobs,
-           'method': 'wall time of one nvcc -c of the unit (median of repeats; jobs compiles at once) and the '
-                     'object size; each unit one host function making the call', 'rows': []}
+           'method': 'wall time of one nvcc -c of the unit (median of repeats, each repeat a round over every '
+                     'unit, cascade then CUB; jobs compiles at once) and the object size; each unit one host '
+                     'function making the call', 'rows': []}
     failed = 0
     print('%-16s %-8s %9s %11s' % ('unit', 'library', 'seconds', 'object KB'), flush=True)
     with tempfile.TemporaryDirectory() as folder:
-        def one(name, library, source):  # a unit's repeats, in one folder of its own (one .o at a time)
-            own = os.path.join(folder, '%s_%s' % (name, library))
+        # Every repeat is a round over all units, cascade's and CUB's compiles of a unit side by side,
+        # so that a machine that slows down (another tenant, the clock) slows both alike.
+        jobs = [(rep, name, library, source) for rep in range(args.repeats) for name in names
+                for library, source in zip(('cascade', 'cub'), all_units[name])]
+        def one(job):  # one compile, in a folder of its own
+            rep, name, library, source = job
+            own = os.path.join(folder, '%s_%s_%d' % (name, library, rep))
             os.mkdir(own)
-            times, size, error = [], None, None
-            for _ in range(args.repeats):
-                s, size, error = compile_once(args.nvcc, flags, args.include, source, own, 'unit')
-                if error:
-                    break
-                times.append(s)
-            return times, size, error
-        jobs = [(name, library, source) for name in names for library, source in zip(('cascade', 'cub'), all_units[name])]
+            return compile_once(args.nvcc, flags, args.include, source, own, 'unit')
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            results = list(pool.map(lambda j: one(*j), jobs))
-        for (name, library, source), (times, size, error) in zip(jobs, results):
-            row = {'unit': name, 'library': library, 'source': source,
-                   'seconds': round(statistics.median(times), 3) if times else None,
-                   'all_seconds': [round(t, 3) for t in times], 'object_bytes': size}
-            if error:
-                row['error'] = error
-                failed += 1
-            doc['rows'].append(row)
-            print('%-16s %-8s %9s %11s%s' % (name, library, '-' if not times else '%.2f' % row['seconds'],
-                                             '-' if size is None else '%.0f' % (size / 1024),
-                                             ('  ' + ' / '.join(error)) if error else ''), flush=True)
+            results = list(pool.map(one, jobs))
+        for name in names:
+            for library, source in zip(('cascade', 'cub'), all_units[name]):
+                runs = [r for j, r in zip(jobs, results) if j[1] == name and j[2] == library]
+                times = [t for t, _, e in runs if not e]
+                error = next((e for _, _, e in runs if e), None)
+                size = next((z for _, z, e in runs if not e), None)
+                row = {'unit': name, 'library': library, 'source': source,
+                       'seconds': round(statistics.median(times), 3) if times and not error else None,
+                       'all_seconds': [round(t, 3) for t in times], 'object_bytes': size}
+                if error:
+                    row['error'] = error
+                    failed += 1
+                doc['rows'].append(row)
+                print('%-16s %-8s %9s %11s%s' % (name, library, '-' if row['seconds'] is None else '%.2f' % row['seconds'],
+                                                 '-' if size is None else '%.0f' % (size / 1024),
+                                                 ('  ' + ' / '.join(error)) if error else ''), flush=True)
     print()
     for name in names:
         c = next((r for r in doc['rows'] if r['unit'] == name and r['library'] == 'cascade'), None)
