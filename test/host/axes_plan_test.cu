@@ -69,7 +69,7 @@ TEST_CASE("cascade::view of an mdspan: its extents and strides, in items, for ea
   // a static extent, and a const element type: the data handle is a pointer to const
   cuda::std::mdspan<int const, cuda::std::extents<int, 2, cuda::std::dynamic_extent>> const fixed(items, 5);
   auto const v = cascade::view(fixed);
-  static_assert(cuda::std::is_same_v<decltype(v.data), int const* const>);
+  static_assert(cuda::std::is_same_v<decltype(v.data), int const*>);
   CHECK(v.rank == 2);
   CHECK(v.extents[1] == 5);
   CHECK(v.strides[0] == 5);
