@@ -77,7 +77,10 @@ inline void pinned_release(void* block) noexcept {
   pinned_impl::pinned_cache& c = pinned_impl::cache();
   std::lock_guard<std::mutex> lock(c.mutex);
   for (auto& b : c.blocks)
-    if (b.block == block) b.free = true;
+    if (b.block == block) {
+      b.free = true;
+      return;
+    }
 }
 
 }  // namespace cascade::detail
