@@ -8,6 +8,8 @@
 # shared memory off: the socket transport between the ranks, as between hosts), and the kill check.
 # Where Meson found MPI (-Dmpi), the MPI communicator's test under mpirun, a rank a GPU. NVLink multicast stays off (NCCL_NVLS_ENABLE=0), as the GPU machines require.
 #   scripts/multi-gpu-check.sh [--ranks N] [--bench] [--bench-args "..."]
+# CASCADE_BUILD_DIR names the build folder (default build-gpu); CASCADE_SKIP_BUILD=1 runs the programs
+# already there (built elsewhere and unpacked into it) without Meson or Ninja.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${CASCADE_BUILD_DIR:-build-gpu}
@@ -29,14 +31,20 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 [ "${gpus:-0}" -ge 1 ] || { echo "no GPU visible"; exit 1; }
 n=${ranks:-$gpus}
 echo "== $gpus GPU(s): $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c | xargs)"
-[ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Dnccl=enabled >/dev/null || exit 1
+[ -n "${CASCADE_SKIP_BUILD:-}" ] || [ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Dnccl=enabled >/dev/null || exit 1
 targets=(test/distributed_test test/docs_distributed_test)
-grep -q "test/distributed_mpi_test:" "$build_dir/build.ninja" && targets+=(test/distributed_mpi_test)  # -Dmpi found MPI
+{ grep -qs "test/distributed_mpi_test:" "$build_dir/build.ninja" || [ -x "$build_dir/test/distributed_mpi_test" ]; } &&
+  targets+=(test/distributed_mpi_test)  # -Dmpi found MPI
 [ $bench = 1 ] && targets+=(bench/cascade-distributed)
 start=$SECONDS
-ninja -C "$build_dir" -j "$(nproc)" "${targets[@]}" >"$build_dir/multi-gpu-build.log" 2>&1 ||
-  { tail -40 "$build_dir/multi-gpu-build.log"; exit 1; }
-echo "== built ($((SECONDS - start)) s)"
+if [ -n "${CASCADE_SKIP_BUILD:-}" ]; then  # programs built elsewhere (scripts/bundle.sh) and unpacked here
+  for t in "${targets[@]}"; do [ -x "$build_dir/$t" ] || { echo "CASCADE_SKIP_BUILD: no $build_dir/$t"; exit 1; }; done
+  echo "== prebuilt: ${targets[*]}"
+else
+  ninja -C "$build_dir" -j "$(nproc)" "${targets[@]}" >"$build_dir/multi-gpu-build.log" 2>&1 ||
+    { tail -40 "$build_dir/multi-gpu-build.log"; exit 1; }
+  echo "== built ($((SECONDS - start)) s)"
+fi
 
 results=()
 run() {  # run NAME COMMAND...: the command's last doctest summary line, and its status
