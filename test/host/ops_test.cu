@@ -301,6 +301,13 @@ TEST_CASE_TEMPLATE("argmin, argmax: the first NaN wins, then the extreme value, 
   };
   check_op(cascade::arg_min{}, false);
   check_op(cascade::arg_max{}, true);
+  // the ops' integer keys rank every pair as the kernels' vector folds do (rank_compare): else two
+  // policies that fold the same items in other places could pick other items
+  for (T a : values)
+    for (T b : values) {
+      CHECK(cascade::detail::rank_compare_keyed<false>(a, b) == cascade::detail::rank_compare<false>(a, b));
+      CHECK(cascade::detail::rank_compare_keyed<true>(a, b) == cascade::detail::rank_compare<true>(a, b));
+    }
   // argmin's value is what minimum gives, but for the NaN's bits
   cascade::indexed<T> lo = items[0];
   T m = items[0].value;

@@ -55,7 +55,7 @@ struct minmax_result {
 struct arg_min {
   template <class T, class I>
   __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
-    int const c = detail::rank_compare<false>(b.value, a.value);
+    int const c = detail::rank_compare_keyed<false>(b.value, a.value);
     return c < 0 || (c == 0 && b.index < a.index) ? b : a;
   }
 };
@@ -64,7 +64,7 @@ struct arg_min {
 struct arg_max {
   template <class T, class I>
   __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
-    int const c = detail::rank_compare<true>(b.value, a.value);
+    int const c = detail::rank_compare_keyed<true>(b.value, a.value);
     return c < 0 || (c == 0 && b.index < a.index) ? b : a;
   }
 };
@@ -86,7 +86,7 @@ struct arg_max_last {
   __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
     if (a.index == detail::no_index_of<I>) return b;
     if (b.index == detail::no_index_of<I>) return a;
-    int const c = detail::rank_compare<true>(b.value, a.value);
+    int const c = detail::rank_compare_keyed<true>(b.value, a.value);
     return c < 0 || (c == 0 && a.index < b.index) ? b : a;
   }
 };
