@@ -4,15 +4,17 @@
 # prints a short summary, with the reliability figures the fuzz, fault and soak tests report. With
 # --sanitize it also runs scripts/sanitize.sh: compute-sanitizer's memcheck, racecheck, synccheck and
 # initcheck over the GPU tests (--sanitize=memcheck,initcheck for some of them).
-#   scripts/gpu-check.sh [--sanitize[=tools]] [--demo] [--no-tests]   (--no-tests: sanitizers and demo only)
+#   scripts/gpu-check.sh [--sanitize[=tools]] [--demo] [--no-tests] [--prebuilt=FILE [--tests-only]]
+#   (--no-tests: sanitizers and demo only)
 # CASCADE_SANITIZE_ONLY="single_pass_test finish_last_block_test" with --no-tests --sanitize builds only
 # those test programs and runs every tool over them: a quick recheck after a change to a few kernels.
 # --prebuilt=FILE takes the programs in FILE (made by scripts/bundle.sh on a machine without a GPU,
-# from the same sources: it checks) instead of compiling them, and builds the rest.
+# from the same sources: it checks) instead of compiling them, and builds the rest; with --tests-only
+# the rest is only what meson test runs (the bench programs, which CI builds too, are left out).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${CASCADE_BUILD_DIR:-build-gpu}
-sanitize=0; demo=0; tests=1; sanitize_tools=memcheck,racecheck,synccheck,initcheck; prebuilt=
+sanitize=0; demo=0; tests=1; sanitize_tools=memcheck,racecheck,synccheck,initcheck; prebuilt=; tests_only=0
 for a in "$@"; do
   case $a in
     --sanitize) sanitize=1 ;;
@@ -20,6 +22,7 @@ for a in "$@"; do
     --demo) demo=1 ;;
     --no-tests) tests=0 ;;
     --prebuilt=*) prebuilt=$(realpath "${a#--prebuilt=}") ;;
+    --tests-only) tests_only=1 ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
 done
@@ -45,14 +48,17 @@ if [ -n "$prebuilt" ]; then
   dest=$(realpath "$build_dir"); (cd "$unpacked" && cp --parents $carried "$dest/")
   echo "prebuilt: $(echo $carried)"
   # every other program; meson test and sanitize.sh must not rebuild the carried ones
+  # (--tests-only: only the programs meson test runs; the bench programs and tools are left unbuilt)
   [ -n "$only" ] || mapfile -t targets < <(meson introspect "$build_dir" --targets | python3 -c '
-import json, os, sys
-build, carried = os.path.realpath(sys.argv[1]), set(sys.argv[2].split())
+import json, os, subprocess, sys
+build, carried, tests_only = os.path.realpath(sys.argv[1]), set(sys.argv[2].split()), sys.argv[3] == "1"
+run = {os.path.realpath(t["cmd"][0]) for t in json.loads(subprocess.run(["meson", "introspect", build, "--tests"],
+       capture_output=True, text=True, check=True).stdout)} if tests_only else None
 for t in json.load(sys.stdin):
     if t["type"] != "executable": continue  # libraries only feed programs; carried ones need none
     for f in t["filename"]:
         rel = os.path.relpath(f, build)
-        if rel not in carried: print(rel)' "$build_dir" "$carried")
+        if rel not in carried and (run is None or os.path.realpath(f) in run): print(rel)' "$build_dir" "$carried" $tests_only)
   rebuild=(--no-rebuild)
   export CASCADE_SKIP_BUILD=1
 fi
