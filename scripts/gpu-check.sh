@@ -4,17 +4,19 @@
 # prints a short summary, with the reliability figures the fuzz, fault and soak tests report. With
 # --sanitize it also runs scripts/sanitize.sh: compute-sanitizer's memcheck, racecheck, synccheck and
 # initcheck over the GPU tests (--sanitize=memcheck,initcheck for some of them).
-#   scripts/gpu-check.sh [--sanitize[=tools]] [--demo] [--no-tests] [--prebuilt=FILE [--tests-only]]
+#   scripts/gpu-check.sh [--sanitize[=tools]] [--demo] [--no-tests] [--prebuilt=FILE [--tests-only|--only-carried]]
 #   (--no-tests: sanitizers and demo only)
 # CASCADE_SANITIZE_ONLY="single_pass_test finish_last_block_test" with --no-tests --sanitize builds only
 # those test programs and runs every tool over them: a quick recheck after a change to a few kernels.
 # --prebuilt=FILE takes the programs in FILE (made by scripts/bundle.sh on a machine without a GPU,
 # from the same sources: it checks) instead of compiling them, and builds the rest; with --tests-only
-# the rest is only what meson test runs (the bench programs, which CI builds too, are left out).
+# the rest is only what meson test runs (the bench programs, which CI builds too, are left out); with
+# --only-carried nothing is built and only the tests of the carried programs run (a bundle split in
+# parts, each under what one call may carry: run once a part).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${CASCADE_BUILD_DIR:-build-gpu}
-sanitize=0; demo=0; tests=1; sanitize_tools=memcheck,racecheck,synccheck,initcheck; prebuilt=; tests_only=0
+sanitize=0; demo=0; tests=1; sanitize_tools=memcheck,racecheck,synccheck,initcheck; prebuilt=; tests_only=0; only_carried=0
 for a in "$@"; do
   case $a in
     --sanitize) sanitize=1 ;;
@@ -23,6 +25,7 @@ for a in "$@"; do
     --no-tests) tests=0 ;;
     --prebuilt=*) prebuilt=$(realpath "${a#--prebuilt=}") ;;
     --tests-only) tests_only=1 ;;
+    --only-carried) only_carried=1 ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
 done
@@ -59,6 +62,16 @@ for t in json.load(sys.stdin):
     for f in t["filename"]:
         rel = os.path.relpath(f, build)
         if rel not in carried and (run is None or os.path.realpath(f) in run): print(rel)' "$build_dir" "$carried" $tests_only)
+  names=()
+  if [ $only_carried = 1 ]; then
+    targets=()
+    mapfile -t names < <(meson introspect "$build_dir" --tests | python3 -c '
+import json, os, sys
+build, carried = os.path.realpath(sys.argv[1]), set(sys.argv[2].split())
+for t in json.load(sys.stdin):
+    if os.path.relpath(os.path.realpath(t["cmd"][0]), build) in carried: print(t["name"])' "$build_dir" "$carried")
+    echo "only the carried programs' ${#names[@]} tests"
+  fi
   rebuild=(--no-rebuild)
   export CASCADE_SKIP_BUILD=1
 fi
@@ -73,7 +86,8 @@ test_rc=0; summary="tests not run (--no-tests)"
 if [ $tests = 1 ]; then
   echo "== tests (GPU required)"
   start=$SECONDS
-  CASCADE_REQUIRE_GPU=1 meson test -C "$build_dir" "${rebuild[@]}" --print-errorlogs --num-processes 4 >"$build_dir/test.log" 2>&1
+  CASCADE_REQUIRE_GPU=1 meson test -C "$build_dir" "${rebuild[@]}" --print-errorlogs --num-processes 4 ${names[@]+"${names[@]}"} \
+    >"$build_dir/test.log" 2>&1
   test_rc=$?
   grep -E "^\s*[0-9]+/[0-9]+ " "$build_dir/test.log"
   [ $test_rc = 0 ] || grep -E "ERROR|FAILED|CHECK|REQUIRE|replay" "$build_dir/test.log" | head -40
