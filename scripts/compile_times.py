@@ -29,6 +29,9 @@ Units (cascade / CUB):
   segmented-float    cascade::segmented_reduce_into(default_policy{}, d, o, o + 1, n, out, 0.0f)
                                                            / cub::DeviceSegmentedReduce::Sum
   argmin-float       cascade::argmin(default_policy{}, d, d + n) / cub::DeviceReduce::ArgMin, + copy back
+  reduce-float-extern, argmin-float-extern
+                     the same calls in a file that declares them made elsewhere (CASCADE_EXTERN_REDUCE,
+                     CASCADE_EXTERN_ARGMIN: docs/guide.md) / CUB's file as above
 """
 import argparse
 import concurrent.futures
@@ -106,6 +109,14 @@ def units():
                          '  cub::DeviceReduce::ArgMin(temp, bytes, d, lo, at, n);\n'
                          '  long long h = -1;\n  cudaMemcpy(&h, at, sizeof h, cudaMemcpyDeviceToHost);\n'
                          '  cudaFree(temp);\n  cudaFree(lo);\n  cudaFree(at);\n  return h;\n}\n')
+    # a calling file whose call's kernels another file compiles (algorithm/instantiate.cuh), against
+    # CUB's file for the same call, which compiles them
+    u['reduce-float-extern'] = ('#include <cascade/cascade.cuh>\n'
+                                'CASCADE_EXTERN_REDUCE(cascade::default_policy, float const*, float, cascade::plus);\n'
+                                + u['reduce-float'][0].split('\n', 2)[2], u['reduce-float'][1])
+    u['argmin-float-extern'] = ('#include <cascade/cascade.cuh>\n'
+                                'CASCADE_EXTERN_ARGMIN(cascade::default_policy, float const*);\n'
+                                + u['argmin-float'][0].split('\n', 1)[1], u['argmin-float'][1])
     return u
 
 

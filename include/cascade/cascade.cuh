@@ -13,6 +13,7 @@
 #include "algorithm/element.cuh"
 #include "algorithm/fused.cuh"
 #include "algorithm/inner_product.cuh"
+#include "algorithm/instantiate.cuh"
 #include "algorithm/moments.cuh"
 #include "algorithm/predicates.cuh"
 #include "algorithm/reduce_by_key.cuh"

@@ -2,6 +2,11 @@
 // results are right). test/checks/doc_examples.py checks that the documents show exactly these files.
 #include <doctest/doctest.h>
 
+// first: its extern declarations (calls.cuh) come before any file here could instantiate those calls
+#define main calls_example_main
+#include "docs/examples/calls_use.cu"
+#undef main
+
 #define main readme_minimal_main
 #include "docs/examples/minimal.cu"
 #undef main
@@ -28,4 +33,5 @@ TEST_CASE("docs/api.md examples") { CHECK(api_examples_main() == 0); }
 TEST_CASE("docs/algorithms.md examples") { CHECK(algorithms_examples_main() == 0); }
 TEST_CASE("docs/memory.md examples") { CHECK(memory_examples_main() == 0); }
 TEST_CASE("docs/axes.md examples") { CHECK(axes_examples_main() == 0); }
+TEST_CASE("docs/guide.md: a call's kernels compiled once (calls.cu)") { CHECK(calls_example_main() == 0); }
 }
