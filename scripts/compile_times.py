@@ -111,12 +111,15 @@ def units():
                          '  cudaFree(temp);\n  cudaFree(lo);\n  cudaFree(at);\n  return h;\n}\n')
     # a calling file whose call's kernels another file compiles (algorithm/instantiate.cuh), against
     # CUB's file for the same call, which compiles them
+    float_sum = 'float sum(float const* d, long long n) { return cascade::reduce(d, d + n, 0.0f); }\n'
+    float_where = ('long long where(float const* d, long long n) '
+                   '{ return cascade::argmin(cascade::default_policy{}, d, d + n).index; }\n')
     u['reduce-float-extern'] = ('#include <cascade/cascade.cuh>\n'
                                 'CASCADE_EXTERN_REDUCE(cascade::default_policy, float const*, float, cascade::plus);\n'
-                                + u['reduce-float'][0].split('\n', 2)[2], u['reduce-float'][1])
+                                + float_sum, u['reduce-float'][1])
     u['argmin-float-extern'] = ('#include <cascade/cascade.cuh>\n'
-                                'CASCADE_EXTERN_ARGMIN(cascade::default_policy, float const*);\n'
-                                + u['argmin-float'][0].split('\n', 1)[1], u['argmin-float'][1])
+                                'CASCADE_EXTERN_ARGMIN(cascade::default_policy, float const*);\n' + float_where,
+                                u['argmin-float'][1])
     return u
 
 

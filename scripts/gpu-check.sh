@@ -52,7 +52,7 @@ if [ -n "$prebuilt" ]; then
   echo "prebuilt: $(echo $carried)"
   # every other program; meson test and sanitize.sh must not rebuild the carried ones
   # (--tests-only: only the programs meson test runs; the bench programs and tools are left unbuilt)
-  [ -n "$only" ] || mapfile -t targets < <(meson introspect "$build_dir" --targets | python3 -c '
+  [ -n "$only" ] || [ $only_carried = 1 ] || mapfile -t targets < <(meson introspect "$build_dir" --targets | python3 -c '
 import json, os, subprocess, sys
 build, carried, tests_only = os.path.realpath(sys.argv[1]), set(sys.argv[2].split()), sys.argv[3] == "1"
 run = {os.path.realpath(t["cmd"][0]) for t in json.loads(subprocess.run(["meson", "introspect", build, "--tests"],
@@ -64,7 +64,6 @@ for t in json.load(sys.stdin):
         if rel not in carried and (run is None or os.path.realpath(f) in run): print(rel)' "$build_dir" "$carried" $tests_only)
   names=()
   if [ $only_carried = 1 ]; then
-    targets=()
     mapfile -t names < <(meson introspect "$build_dir" --tests | python3 -c '
 import json, os, sys
 build, carried = os.path.realpath(sys.argv[1]), set(sys.argv[2].split())
