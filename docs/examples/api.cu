@@ -31,6 +31,13 @@ struct mat2_product {
 };
 // [/non_commutative_op]
 
+// [idempotent_op]
+struct latest {  // the later of two times: it returns one of its operands, so it absorbs one given twice
+  static constexpr bool idempotent = true;
+  __host__ __device__ float operator()(float a, float b) const { return a < b ? b : a; }
+};
+// [/idempotent_op]
+
 // [identity_specialization]
 struct longest {  // a user op: the longer of two lengths
   __host__ __device__ int operator()(int a, int b) const { return a < b ? b : a; }
@@ -349,6 +356,14 @@ void run() {
     mat2 r = cascade::reduce(cascade::default_policy{}, pm, pm + 100000, mat2{1, 0, 0, 1}, op);  // in order
     // [/non_commutative]
     expect(r.a == 1 && r.b == 100000 && r.c == 0 && r.d == 1, "non_commutative");
+  }
+  {
+    // [idempotent]
+    static_assert(cascade::is_idempotent_v<latest> && cascade::is_idempotent_v<cascade::minimum>);
+    static_assert(!cascade::is_idempotent_v<cascade::plus>);
+    float last = cascade::reduce(cascade::default_policy{}, d, d + 999, -1.0f, latest{});  // 998
+    // [/idempotent]
+    expect(last == 998.0f, "idempotent");
   }
   {
     // [argmin]

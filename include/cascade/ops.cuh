@@ -7,11 +7,14 @@
 //
 // Each op names its identity through cascade::identity<Op, T> (ops/identity.cuh). All of them are
 // associative and commutative; cascade::non_commutative (ops/non_commutative.cuh) marks ops that are not.
+// minimum, maximum, their _number forms and the logical and bitwise and/or are idempotent
+// (ops/idempotent.cuh).
 #pragma once
 
 #include <cuda/std/type_traits>
 
 #include "detail/meta/float_order.cuh"
+#include "ops/idempotent.cuh"
 #include "ops/identity.cuh"
 
 namespace cascade {
@@ -35,6 +38,7 @@ struct multiplies {
 // so they are associative and commutative on every value and no policy changes the result. Over
 // other types: b < a ? b : a (a < b ? b : a), the first operand on ties.
 struct minimum {
+  static constexpr bool idempotent = true;  // op(op(a, x), x) == op(a, x): ops/idempotent.cuh
   template <class A, class B>
   __host__ __device__ constexpr auto operator()(A const& a, B const& b) const
       -> cuda::std::common_type_t<A, B> {
@@ -45,6 +49,7 @@ struct minimum {
 };
 
 struct maximum {
+  static constexpr bool idempotent = true;
   template <class A, class B>
   __host__ __device__ constexpr auto operator()(A const& a, B const& b) const
       -> cuda::std::common_type_t<A, B> {
@@ -58,6 +63,7 @@ struct maximum {
 // types: a NaN operand is ignored (NaN only when both are: the canonical one), -0 below +0; numpy's
 // nanmin / nanmax. Their identity is the canonical NaN. Over other types, minimum and maximum.
 struct minimum_number {
+  static constexpr bool idempotent = true;
   template <class A, class B>
   __host__ __device__ constexpr auto operator()(A const& a, B const& b) const
       -> cuda::std::common_type_t<A, B> {
@@ -68,6 +74,7 @@ struct minimum_number {
 };
 
 struct maximum_number {
+  static constexpr bool idempotent = true;
   template <class A, class B>
   __host__ __device__ constexpr auto operator()(A const& a, B const& b) const
       -> cuda::std::common_type_t<A, B> {
@@ -78,6 +85,7 @@ struct maximum_number {
 };
 
 struct logical_and {
+  static constexpr bool idempotent = true;
   template <class A, class B>
   __host__ __device__ constexpr bool operator()(A const& a, B const& b) const {
     return static_cast<bool>(a) && static_cast<bool>(b);
@@ -85,6 +93,7 @@ struct logical_and {
 };
 
 struct logical_or {
+  static constexpr bool idempotent = true;
   template <class A, class B>
   __host__ __device__ constexpr bool operator()(A const& a, B const& b) const {
     return static_cast<bool>(a) || static_cast<bool>(b);
@@ -92,6 +101,7 @@ struct logical_or {
 };
 
 struct bit_and {
+  static constexpr bool idempotent = true;
   template <class A, class B>
   __host__ __device__ constexpr auto operator()(A const& a, B const& b) const -> decltype(a & b) {
     return a & b;
@@ -99,6 +109,7 @@ struct bit_and {
 };
 
 struct bit_or {
+  static constexpr bool idempotent = true;
   template <class A, class B>
   __host__ __device__ constexpr auto operator()(A const& a, B const& b) const -> decltype(a | b) {
     return a | b;

@@ -153,6 +153,15 @@ void check_extremum(std::vector<T> const& xs, T const* d, T init, Op op, bool ma
   });
 }
 
+// The larger of two ints, once saying it is idempotent (ops/idempotent.cuh) and once not.
+struct larger {
+  static constexpr bool idempotent = true;
+  __host__ __device__ int operator()(int a, int b) const { return a < b ? b : a; }
+};
+struct larger_plain {
+  __host__ __device__ int operator()(int a, int b) const { return a < b ? b : a; }
+};
+
 // a op b on the device for every ordered pair of xs: the four IEEE ops (minimum, maximum,
 // minimum_number, maximum_number), so that each operand order of each pair is seen once.
 template <class T>
@@ -250,6 +259,29 @@ TEST_CASE_TEMPLATE("minimum and maximum with NaN, signed zeros and infinities: t
       CHECK(r.agree);
       CHECK(bits(r.cub) == reference_extremum(inf, xs, false, false));
     }
+  }
+}
+
+TEST_CASE("an idempotent op reads no item past the end of the input, under every policy") {
+  // A partial tile under an idempotent op reads all of a thread's items at once, those past the end
+  // replaced by the thread's last one (detail/kernel/tile_loop.cuh); after the input here lie items
+  // larger than any in it, so a read past the end shows in the result.
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ 0x1DE3);
+  static_assert(cascade::is_idempotent_v<larger> && !cascade::is_idempotent_v<larger_plain>);
+  for (long long n : {1ll, 2ll, 31ll, 255ll, 257ll, 1000ll, 4097ll, 65539ll, 1000003ll}) {
+    CAPTURE(n);
+    std::vector<int> xs(n + 4096, 1 << 30);
+    for (long long i = 0; i < n; ++i) xs[i] = static_cast<int>(rng() % 1000000);
+    int const want = *std::max_element(xs.begin(), xs.begin() + n);
+    thrust::device_vector<int> dv(xs.begin(), xs.end());
+    int const* d = thrust::raw_pointer_cast(dv.data());
+    for_each_policy([&](auto p) {
+      INFO(name_of<decltype(p)>());
+      CHECK(cascade::reduce(p, d, d + n, -1, larger{}) == want);
+      CHECK(cascade::reduce(p, d, d + n, -1, larger_plain{}) == want);
+      CHECK(cascade::reduce(p, d, d + n, 1 << 30, cascade::minimum{}) == *std::min_element(xs.begin(), xs.begin() + n));
+    });
   }
 }
 

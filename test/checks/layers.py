@@ -2,7 +2,8 @@
 """cascade's layers, as docs/design.md draws them: each folder's headers include only what sits at its
 level or below. Reads the #include "..." lines of include/cascade (no compiler needed). From the bottom:
   detail/meta/     compile-time helpers: includes only detail/meta/;
-  the vocabulary   error.cuh, ops.cuh and ops/ (identity, indexed, monoid, non_commutative): only
+  the vocabulary   error.cuh, ops.cuh and ops/ (identity, idempotent, indexed, monoid,
+                   non_commutative): only
                    detail/meta/ and each other;
   detail/runtime/  host-side services (device, scratch, pinned, stream state, capture): only
                    detail/meta/, detail/runtime/ and error.cuh;
@@ -32,7 +33,8 @@ entry_points = {'reduce.cuh', 'policy/default_policy.cuh', 'policy/tuned_policy.
                 'algorithm/reduce_by_key.cuh', 'reduce_axes.cuh'}
 
 
-vocabulary = {'error.cuh', 'ops.cuh', 'ops/identity.cuh', 'ops/indexed.cuh', 'ops/non_commutative.cuh', 'ops/monoid.cuh'}
+vocabulary = {'error.cuh', 'ops.cuh', 'ops/identity.cuh', 'ops/indexed.cuh', 'ops/non_commutative.cuh', 'ops/monoid.cuh',
+              'ops/idempotent.cuh'}
 tags = {'tree/tag.cuh', 'finish/tag.cuh', 'segment/tag.cuh', 'axis/tag.cuh'}
 below = {  # what a lower layer's headers may include: folders (ending in /) and files
     'detail/meta/': {'detail/meta/'},

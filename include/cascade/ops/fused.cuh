@@ -20,6 +20,7 @@
 #include <cuda/std/utility>
 
 #include "../detail/meta/accumulator.cuh"
+#include "idempotent.cuh"
 #include "identity.cuh"
 #include "non_commutative.cuh"
 
@@ -31,6 +32,7 @@ struct fused_op {
   static_assert((detail::is_plain_accumulator_v<Ops> && ...),
                 "cascade::fused: exact_plus and reproducible_plus keep accumulators of their own and cannot be fused; "
                 "reduce them in a call of their own");
+  static constexpr bool idempotent = (is_idempotent_v<Ops> && ...);
   cuda::std::tuple<Ops...> ops;
 
   template <class... A, class... B>

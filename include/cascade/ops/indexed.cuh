@@ -53,6 +53,7 @@ struct minmax_result {
 
 // The smaller value; of values that rank alike, the smaller index.
 struct arg_min {
+  static constexpr bool idempotent = true;  // a selection: ops/idempotent.cuh
   template <class T, class I>
   __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
     int const c = detail::rank_compare_keyed<false>(b.value, a.value);
@@ -62,6 +63,7 @@ struct arg_min {
 
 // The larger value; of values that rank alike, the smaller index.
 struct arg_max {
+  static constexpr bool idempotent = true;
   template <class T, class I>
   __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
     int const c = detail::rank_compare_keyed<true>(b.value, a.value);
@@ -70,6 +72,7 @@ struct arg_max {
 };
 
 struct arg_min_max {
+  static constexpr bool idempotent = true;
   template <class T, class I>
   __host__ __device__ constexpr minmax_result<T, I> operator()(minmax_result<T, I> const& a,
                                                               minmax_result<T, I> const& b) const {
@@ -81,6 +84,7 @@ struct arg_min_max {
 // last occurrence; of NaNs, the last). The pair without a position (what an empty range gives) gives
 // way to any other, so a tie never goes to it.
 struct arg_max_last {
+  static constexpr bool idempotent = true;
   static constexpr bool is_arg_reduction = true;  // (the tuning tables' arg entries)
   template <class T, class I>
   __host__ __device__ constexpr indexed<T, I> operator()(indexed<T, I> const& a, indexed<T, I> const& b) const {
@@ -93,6 +97,7 @@ struct arg_max_last {
 
 // The first smallest and the last largest, in one pass: what std::minmax_element returns.
 struct arg_min_last_max {
+  static constexpr bool idempotent = true;
   static constexpr bool is_arg_reduction = true;
   template <class T, class I>
   __host__ __device__ constexpr minmax_result<T, I> operator()(minmax_result<T, I> const& a,
@@ -107,6 +112,7 @@ struct arg_min_last_max {
 // only through comp, so NaN and signed zeros rank as comp ranks them.
 template <class Comp>
 struct arg_min_by {
+  static constexpr bool idempotent = true;
   static constexpr bool is_arg_reduction = true;  // (the tuning tables' arg entries)
   Comp comp;
   template <class T, class I>
@@ -121,6 +127,7 @@ struct arg_min_by {
 
 template <class Comp>
 struct arg_max_by {
+  static constexpr bool idempotent = true;
   static constexpr bool is_arg_reduction = true;
   Comp comp;
   template <class T, class I>
@@ -135,6 +142,7 @@ struct arg_max_by {
 
 template <class Comp>
 struct arg_min_max_by {
+  static constexpr bool idempotent = true;
   static constexpr bool is_arg_reduction = true;
   Comp comp;
   template <class T, class I>

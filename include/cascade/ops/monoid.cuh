@@ -10,6 +10,7 @@
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
+#include "idempotent.cuh"
 #include "identity.cuh"
 #include "non_commutative.cuh"
 
@@ -17,6 +18,7 @@ namespace cascade {
 
 template <class Op, class E>
 struct monoid_op {
+  static constexpr bool idempotent = is_idempotent_v<Op>;
   Op op;
   E identity_element;
 

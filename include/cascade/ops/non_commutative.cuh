@@ -14,12 +14,14 @@
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
+#include "idempotent.cuh"
 #include "identity.cuh"
 
 namespace cascade {
 
 template <class Op>
 struct non_commutative_op {
+  static constexpr bool idempotent = is_idempotent_v<Op>;
   Op op;
 
   // Host-only ops stay usable on the host (finish::host, tests) without a warning per instantiation.
