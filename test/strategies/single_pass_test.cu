@@ -174,6 +174,18 @@ TEST_CASE("argmin, argmax, minmax on both sides of every range bound of the arg 
     for (auto& x : xs) x = static_cast<std::uint16_t>(rng() % 60000);
     check_arg(xs);
   }
+  for (long long n : boundary_sizes<4, tuning::op_kind::arg>(rng)) {
+    CAPTURE(n);
+    std::vector<float> xs(n);
+    for (auto& x : xs) x = static_cast<float>(static_cast<int>(rng() % 2001) - 1000);  // ties
+    check_arg(xs);
+  }
+  for (long long n : boundary_sizes<8, tuning::op_kind::arg>(rng)) {
+    CAPTURE(n);
+    std::vector<double> xs(n);
+    for (auto& x : xs) x = static_cast<double>(static_cast<long long>(rng() % 200001) - 100000);
+    check_arg(xs);
+  }
 }
 
 TEST_CASE("default_policy keeps operand order at every range bound") {

@@ -24,15 +24,15 @@ namespace cascade::tuning {
 
 using sm90_h200 = gpu_class<90, 4400>;
 
-// Fallback for keys without an entry (none at present: every item size has sum and min_max entries,
-// and arg uses min_max where it has none, below).
+// Fallback for keys without an entry (none at present: every item size has sum, min_max and arg
+// entries).
 template <int ItemBytes, op_kind Kind>
 struct table<sm90_h200, ItemBytes, Kind> {
   using type =
       ranges<range<-1, policy<256, 16, tree::by_commutativity<tree::sequential, tree::shuffle>, finish::last_block>>>;
 };
 
-// argmin's, argmax's and minmax's ops: the min_max entry, where there is no arg entry.
+// argmin's, argmax's and minmax's ops: the min_max entry, where there is no arg entry (none at present).
 template <int ItemBytes>
 struct table<sm90_h200, ItemBytes, op_kind::arg> : table<sm90_h200, ItemBytes, op_kind::min_max> {};
 
@@ -144,6 +144,22 @@ struct table<sm90_h200, 4, op_kind::min_max> {
 };
 // [/entry]
 
+// [entry 4 arg] written by hand, not tuned (cascade-tune has no arg configurations): float items,
+// argmin and minmax each timed under 27 fixed shapes at 2^10..2^22 in half steps (hot and cold, CUB in
+// the same runs: docs/notes/family.md, "The arg entries of 4- and 8-byte items"), the three shapes
+// closest to the best at every size. The min_max entry's shapes, which this replaces, were 0.5-1.4 us
+// slower at 2^10..2^16 (one block's tile of 2048 or 4096 items where the input is 1024, clusters of
+// 4096-item tiles from 2^16.5).
+template <>
+struct table<sm90_h200, 4, op_kind::arg> {
+  using type = ranges<range<1218, policy<256, 4, tree::shuffle, finish::cluster>>,
+                      range<2435, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<55109, policy<256, 4, tree::shuffle, finish::cluster>>,
+                      range<311744, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
 // [entry 8 sum] tuned with double-plus (double items, double accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
 template <>
@@ -165,6 +181,19 @@ struct table<sm90_h200, 8, op_kind::min_max> {
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
                       range<1482910, policy<512, 8, tree::shuffle, finish::flagged>>,
+                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
+};
+// [/entry]
+
+// [entry 8 arg] written by hand, not tuned, as the 4 arg entry: double items (the same three shapes
+// were the closest to the best; <256, 8, flagged> up to 2^19.25 here, where <512, 16> took over at
+// 2^18.25 for floats).
+template <>
+struct table<sm90_h200, 8, op_kind::arg> {
+  using type = ranges<range<1722, policy<256, 4, tree::shuffle, finish::cluster>>,
+                      range<2435, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<55109, policy<256, 4, tree::shuffle, finish::cluster>>,
+                      range<623487, policy<256, 8, tree::shuffle, finish::flagged>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
