@@ -122,11 +122,13 @@ void measure(cascade_bench::timer& t, settings const& s, measurement const& m, s
   }
   std::vector<bool> agrees(k);
   for (std::size_t i = 0; i < k; ++i) {
-    agrees[i] = !m.contenders[i].checked || m.agree(results[i].data(), results[m.reference].data());
+    auto const& agree = m.contenders[i].agree ? m.contenders[i].agree : m.agree;
+    auto const& format = m.contenders[i].format ? m.contenders[i].format : m.format;
+    agrees[i] = !m.contenders[i].checked || agree(results[i].data(), results[m.reference].data());
     if (!agrees[i]) {
       ++out.disagreements;
       std::fprintf(stderr, "\n%s %s n=%lld: %s (%s) gives %s, %s gives %s\n", m.family.c_str(), m.config.c_str(), m.n,
-                   m.contenders[i].name.c_str(), m.contenders[i].mode.c_str(), m.format(results[i].data()).c_str(),
+                   m.contenders[i].name.c_str(), m.contenders[i].mode.c_str(), format(results[i].data()).c_str(),
                    m.contenders[m.reference].name.c_str(), m.format(results[m.reference].data()).c_str());
     }
   }
@@ -171,7 +173,7 @@ void measure(cascade_bench::timer& t, settings const& s, measurement const& m, s
         ", \"reference\": " + quoted(m.contenders[m.reference].name + " " + m.contenders[m.reference].mode) +
         ", \"ratio_hot\": " + num(median(ratio_hot[i])) + ", \"ratio_cold\": " + num(median(ratio_cold[i])) +
         ", \"hot_repeats_us\": " + list(hot[i]) + ", \"cold_repeats_us\": " + list(cold[i]) +
-        ", \"result\": " + quoted(m.format(results[i].data())) +
+        ", \"result\": " + quoted((c.format ? c.format : m.format)(results[i].data())) +
         ", \"agrees\": " + (!c.checked ? "null" : agrees[i] ? "true" : "false") +
         "}");
     std::snprintf(buf, sizeof buf, " | %s %s %.2f/%.2f", c.library == "cascade" ? "cascade" : "cub", c.mode.c_str(),

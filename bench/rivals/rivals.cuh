@@ -31,6 +31,10 @@ struct contender {
   std::string mode;     // how it was called: "deterministic", "run_to_run (two-phase)", "not_guaranteed (env)", ...
   std::function<void()> call;
   bool checked = true;  // false: it computes something else (its result is not compared)
+  // A result of its own layout (minmax's values only): how it agrees with the reference's and reads;
+  // unset, the measurement's.
+  std::function<bool(void const* mine, void const* reference)> agree;
+  std::function<std::string(void const*)> format;
 };
 
 // One measurement: a family, a configuration, a size, and its rivals.

@@ -6,6 +6,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <cuda/functional>
 #include <cuda/std/functional>
+#include <cuda/std/tuple>
 #include <cuda_fp16.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -404,6 +405,28 @@ void run_arg(settings const& s, cascade_bench::timer& t, sink& out) {
     m.contenders.push_back({"cascade::minmax_into(default_policy)", "cascade", "deterministic", [&b, in, n] {
                               cascade::minmax_into(cascade::default_policy{}, in, in + n, static_cast<both*>(b.out));
                             }});
+    // The values alone, as torch.aminmax and CuPy's (x.min(), x.max()) return them: the comparable
+    // call for those (scripts/python_rivals_tables.py), one {min, max} tuple a call.
+    using values = cuda::std::tuple<item, item>;
+    m.contenders.push_back({"cascade::reduce_fused_into(default_policy, minimum, maximum)", "cascade",
+                            "deterministic (values only)",
+                            [&b, in, n] {
+                              cascade::reduce_fused_into(cascade::default_policy{}, in, in + n,
+                                                         static_cast<values*>(b.out), cascade::minimum{},
+                                                         cascade::maximum{});
+                            }});
+    m.contenders.back().agree = [](void const* pa, void const* pb) {
+      values a;
+      both c;
+      std::memcpy(&a, pa, sizeof a);
+      std::memcpy(&c, pb, sizeof c);
+      return same_value(cuda::std::get<0>(a), c.min.value) && same_value(cuda::std::get<1>(a), c.max.value);
+    };
+    m.contenders.back().format = [](void const* p) {
+      values a;
+      std::memcpy(&a, p, sizeof a);
+      return "{min " + text(cuda::std::get<0>(a)) + ", max " + text(cuda::std::get<1>(a)) + "}";
+    };
     m.agree = [](void const* pa, void const* pb) {
       both a, c;
       std::memcpy(&a, pa, sizeof a);
