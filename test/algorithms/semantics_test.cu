@@ -265,7 +265,7 @@ TEST_CASE("an idempotent op reads no item past the end of the input, under every
   // larger than any in it, so a read past the end shows in the result.
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0x1DE3);
-  static_assert(cascade::is_idempotent_v<larger>);
+  static_assert(larger::idempotent && cascade::is_idempotent_v<larger>);
   for (long long n : {1ll, 2ll, 31ll, 255ll, 257ll, 1000ll, 4097ll, 65539ll, 1000003ll}) {
     CAPTURE(n);
     std::vector<int> xs(n + 4096, 1 << 30);
