@@ -91,20 +91,15 @@ __device__ void fold_one(T& acc, bool fresh, X const& x, Op op) {
 // not 16-byte aligned, iterators without vector loads), and it bounds the blocks resident on the
 // fast path: 32 of argmin's items took int8 argmin's kernel to 89 registers and 69% of the read
 // ceiling.
-template <class T, int CoarseFactor>
-inline constexpr int scalar_batch = [] {
+// The largest power of two of items at most CoarseFactor and at most MaxBytes of T.
+template <class T, int CoarseFactor, int MaxBytes>
+inline constexpr int batch_within = [] {
   int b = 1;
-  while (b * 2 <= CoarseFactor && b * 2 * static_cast<int>(sizeof(T)) <= 128) b *= 2;
+  while (b * 2 <= CoarseFactor && b * 2 * static_cast<int>(sizeof(T)) <= MaxBytes) b *= 2;
   return b;
 }();
-
-// Items a batch of a partial tile reads under an idempotent op: at most 64 bytes of them.
 template <class T, int CoarseFactor>
-inline constexpr int partial_batch = [] {
-  int b = 1;
-  while (b * 2 <= CoarseFactor && b * 2 * static_cast<int>(sizeof(T)) <= 64) b *= 2;
-  return b;
-}();
+inline constexpr int scalar_batch = batch_within<T, CoarseFactor, 128>;
 
 // acc op first[at(0)] op ... op first[at(CoarseFactor - 1)], scalar_batch loads at a time.
 template <int CoarseFactor, class T, class It, class At, class Op>
@@ -270,7 +265,7 @@ __device__ __noinline__ T fold_partial_tile(T acc, bool fresh, It first, Offset 
     // waited for four L2 round trips in a row, the compiler keeping a branch around each load and its
     // fold). Batches of at most 64 bytes, and none past the thread's last item, to keep registers.
     using I = item_t<T, Op, decltype(first[base])>;
-    constexpr int batch = partial_batch<I, CoarseFactor>;
+    constexpr int batch = batch_within<I, CoarseFactor, 64>;
     Offset const mine = base + Offset(threadIdx.x);  // < n: the thread holds an item
     Offset const last = mine + (n - 1 - mine) / BlockSize * BlockSize;
 #pragma unroll
