@@ -210,6 +210,9 @@ __global__ void __launch_bounds__(BlockSize)
                          T init, Op op) {
   __shared__ typename block_reduce<Tree, BlockSize, T>::storage storage;
   constexpr long long tile = static_cast<long long>(BlockSize) * CoarseFactor;
+  // segment::blocks' second kernel may be launched now: it waits for this grid before it reads the
+  // partials (no effect elsewhere).
+  let_next_grid_start();
   long long const total = num_segments * parts;
   for (long long id = blockIdx.x; id < total; id += gridDim.x) {
     long long const s = id / parts;
@@ -234,11 +237,13 @@ __global__ void __launch_bounds__(BlockSize)
   }
 }
 
-// segment::blocks' second pass: init op the used parts of segment s, in order.
+// segment::blocks' second pass: init op the used parts of segment s, in order. Launched as a dependent
+// of the first (launch_dependent), it is resident before that one ends and waits for it here.
 template <int BlockSize, class T, class Segments, class OutIt, class Op>
 __global__ void __launch_bounds__(BlockSize)
     segment_parts_kernel(Segments segments, long long num_segments, int parts, long long tile, T const* partials,
                          OutIt d_out, T init, Op op) {
+  wait_for_previous_grid();  // the partials, complete and visible
   long long const stride = static_cast<long long>(gridDim.x) * BlockSize;
   for (long long s = static_cast<long long>(blockIdx.x) * BlockSize + threadIdx.x; s < num_segments; s += stride) {
     long long const tiles = (segments(s).size() + tile - 1) / tile;
