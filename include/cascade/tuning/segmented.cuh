@@ -8,8 +8,11 @@
 // docs/notes/segmented-owners.md): 1-10 items thread; 16, 32 thread_vectors where a commutative op
 // reads an aligned pointer (94% of the read ceiling at 16, where warp<4>, the choice otherwise, reads
 // at 69%; at 10 its head and tail loads make it slower than thread); 64, 256 warp<8>; 1K warp<16>;
-// 16K, 1M blocks <256, 16>, which is block where there are segments enough to fill the GPU (against
-// <256, 8> at bd2fbc0: 16K 63.6 against 64.8 us hot, 1M 68.3 against 69.5, cold alike). Until
+// 4K-16K blocks <256, 16>, which is block where there are segments enough to fill the GPU (against
+// <256, 8> at bd2fbc0: 16K 63.6 against 64.8 us hot, 1M 68.3 against 69.5, cold alike); from 16K
+// items, where 16-byte loads apply, blocks <1024, 16>, a tile of 16K items (2^26 floats: 16K 62.4
+// against 63.8 us hot, 256K 64.1 against 66.5, 1M 65.9 against 68.7; at 4K items a segment, where
+// a tile is 4 times the segment, 188 against 63: docs/notes/segmented-hint.md). Until
 // bd2fbc0 thread_vectors' bound excluded 32, which ran warp<8>: 102.8 against 86.2 us with device
 // offsets (docs/notes/segmented-hint.md). batched_reduce with one-item segments runs
 // segment_single_items_kernel instead (segmented_reduce.cuh).
@@ -51,6 +54,8 @@ struct segmented_table {
                                     length_row<32, segmented_policy<segment::warp<4>, 256, 4>>,
                                     length_row<512, segmented_policy<segment::warp<8>, 256, 4>>,
                                     length_row<4096, segmented_policy<segment::warp<16>, 256, 4>>,
+                                    length_row<16384, segmented_policy<segment::blocks, 256, 16>>,
+                                    length_row<-1, segmented_policy<segment::blocks, 1024, 16>, true>,
                                     length_row<-1, segmented_policy<segment::blocks, 256, 16>>>;
 };
 
