@@ -121,23 +121,32 @@ struct table<sm90_h200, 2, op_kind::arg> {
 
 // [entry 4 sum] tuned with float-plus (float items, float accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
+// Below 46341 items retuned by hand: float and int32 sums timed under 14 fixed shapes at 12 sizes from
+// 1500 to 11585 (CUB in the same runs: docs/notes/tuning-tables.md, "One tile up to 8192 items"). One
+// block's tile of 2048, 4096 or 8192 items holds the whole input up to that size, where the tuned
+// bounds (2896, 5792, 11585) left two tiles and a finish past a power of two: 4097 to 5792 floats
+// 4.5-4.8 us against 4.0. tree::redux (the same code as shuffle for floats) takes about 0.2 us off an
+// int32 call's block reduction: int32 at 4096 3.55 -> 3.33 us hot. Three policies, as before.
 template <>
 struct table<sm90_h200, 4, op_kind::sum> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
-                      range<5792, policy<512, 8, tree::shuffle, finish::flagged>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
-                      range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
+  using type = ranges<range<2048, policy<256, 8, tree::redux, finish::cluster>>,
+                      range<4096, policy<512, 8, tree::redux, finish::flagged>>,
+                      range<8192, policy<512, 16, tree::shuffle, finish::flagged>>,
+                      range<46340, policy<256, 8, tree::redux, finish::cluster>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
 // [entry 4 min_max] tuned with float-minimum (float items, float accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
+// Below 8193 items retuned by hand, as the sum entry above: float and int32 minima, one block's tile
+// up to 8192 items (2100 to 2896 floats took 4.9 us, two tiles and a finish, where CUB took 4.0-4.2
+// and <512, 8> takes 3.8), tree::redux for int32 from 2049 to 4096 (3.33 us at 4096, CUB 3.55).
 template <>
 struct table<sm90_h200, 4, op_kind::min_max> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
-                      range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
+  using type = ranges<range<2048, policy<256, 8, tree::shuffle, finish::flagged>>,
+                      range<4096, policy<512, 8, tree::redux, finish::flagged>>,
+                      range<8192, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,
                       range<1482910, policy<256, 8, tree::shuffle, finish::flagged>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
