@@ -48,8 +48,9 @@ namespace detail {
 // The row of tuning/segmented.cuh's by_mean list the segmented default runs for the lengths the host
 // knows (their mean, and whether they are skewed), else for `hint`'s (the caller's segment_lengths),
 // or -1 for the policies of unknown or skewed lengths; `vectors`: the input and op allow 16-byte
-// loads (segment_vectors).
-inline int default_segment_row(segment_stats stats, segment_stats hint, long long num_segments, bool vectors) {
+// loads (segment_vectors); `fixed`: segments of one size, no offsets read (batched_reduce).
+inline int default_segment_row(segment_stats stats, segment_stats hint, long long num_segments, bool vectors,
+                               bool fixed = false) {
   using table = tuning::segmented_table;
   segment_stats const seen = stats.items >= 0 ? stats : hint;
   long long const mean = seen.items < 0 ? -1 : seen.items / num_segments;
@@ -58,7 +59,8 @@ inline int default_segment_row(segment_stats stats, segment_stats hint, long lon
   [&]<class... Rows>(type_list<Rows...>) {
     auto const takes = [&](auto r) {
       using R = decltype(r);
-      bool const fits = (R::mean_below < 0 || mean < R::mean_below) && (!R::needs_vectors || vectors);
+      bool const fits = (R::mean_below < 0 || mean < R::mean_below) && (!R::needs_vectors || vectors) &&
+                        (!R::fixed_only || fixed);
       if (fits) row = at;
       ++at;
       return fits;
@@ -87,7 +89,8 @@ void run_default_segments(launch_context const& call, It first, Segments segment
       return;
     }
   }
-  int const row = default_segment_row(stats, hint, num_segments, segment_vectors<It, Op>(first));
+  int const row = default_segment_row(stats, hint, num_segments, segment_vectors<It, Op>(first),
+                                      std::is_same_v<Segments, fixed_segments>);
   if (row < 0) {
     if constexpr (stageable_v<T>) run(typename table::unknown_or_skewed{});
     else run(typename table::unknown_or_skewed_wide{});

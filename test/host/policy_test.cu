@@ -126,9 +126,11 @@ std::string segmented_default_owner(cascade::detail::segment_stats stats, cascad
   return name;
 }
 
-// The block size of the segmented default's policy for lengths the host read (0: the unknown_or_skewed policies).
-int segmented_default_block(cascade::detail::segment_stats stats, long long num_segments, bool vectors) {
-  int const row = cascade::detail::default_segment_row(stats, cascade::detail::segment_stats{}, num_segments, vectors);
+// The block size of the segmented default's policy for lengths the host knows (0: the unknown_or_skewed
+// policies); fixed: batched_reduce's segments of one size.
+int segmented_default_block(cascade::detail::segment_stats stats, long long num_segments, bool vectors, bool fixed) {
+  int const row =
+      cascade::detail::default_segment_row(stats, cascade::detail::segment_stats{}, num_segments, vectors, fixed);
   int block = 0, at = 0;
   cascade::detail::for_each_type(cascade::tuning::segmented_table::by_mean{}, [&](auto r) {
     if (at++ == row) block = decltype(r)::policy::block_size;
@@ -136,14 +138,17 @@ int segmented_default_block(cascade::detail::segment_stats stats, long long num_
   return block;
 }
 
-TEST_CASE("the segmented default: long segments take blocks of 1024 threads where 16-byte loads apply") {
+TEST_CASE("the segmented default: batched_reduce's long segments take blocks of 1024 threads") {
   // below 16K items a segment a tile of 16K items would be mostly empty: <256, 16>
-  CHECK(segmented_default_block({4096ll * 4096, 4096}, 4096, true) == 256);
-  CHECK(segmented_default_block({4096ll * 16383, 16383}, 4096, true) == 256);
-  CHECK(segmented_default_block({4096ll * 16384, 16384}, 4096, true) == 1024);
-  CHECK(segmented_default_block({64ll << 20, 1 << 20}, 64, true) == 1024);
+  CHECK(segmented_default_block({4096ll * 4096, 4096}, 4096, true, true) == 256);
+  CHECK(segmented_default_block({4096ll * 16383, 16383}, 4096, true, true) == 256);
+  CHECK(segmented_default_block({4096ll * 16384, 16384}, 4096, true, true) == 1024);
+  CHECK(segmented_default_block({64ll << 20, 1 << 20}, 64, true, true) == 1024);
   // without vector loads (a non-commutative op, an unaligned input) the row below: <256, 16>
-  CHECK(segmented_default_block({64ll << 20, 1 << 20}, 64, false) == 256);
+  CHECK(segmented_default_block({64ll << 20, 1 << 20}, 64, false, true) == 256);
+  // offsets (read from memory, even where the host knows the lengths): <256, 16>
+  CHECK(segmented_default_block({4096ll * 16384, 16384}, 4096, true, false) == 256);
+  CHECK(segmented_default_block({64ll << 20, 1 << 20}, 64, true, false) == 256);
 }
 
 TEST_CASE("the segmented default: a segment_lengths hint chooses where the host knows no lengths") {

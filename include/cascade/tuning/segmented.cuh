@@ -8,11 +8,13 @@
 // docs/notes/segmented-owners.md): 1-10 items thread; 16, 32 thread_vectors where a commutative op
 // reads an aligned pointer (94% of the read ceiling at 16, where warp<4>, the choice otherwise, reads
 // at 69%; at 10 its head and tail loads make it slower than thread); 64, 256 warp<8>; 1K warp<16>;
-// 4K-16K blocks <256, 16>, which is block where there are segments enough to fill the GPU (against
-// <256, 8> at bd2fbc0: 16K 63.6 against 64.8 us hot, 1M 68.3 against 69.5, cold alike); from 16K
-// items, where 16-byte loads apply, blocks <1024, 16>, a tile of 16K items (2^26 floats: 16K 62.4
-// against 63.8 us hot, 256K 64.1 against 66.5, 1M 65.9 against 68.7; at 4K items a segment, where
-// a tile is 4 times the segment, 188 against 63: docs/notes/segmented-hint.md). Until
+// 4K items and up blocks <256, 16>, which is block where there are segments enough to fill the GPU
+// (against <256, 8> at bd2fbc0: 16K 63.6 against 64.8 us hot, 1M 68.3 against 69.5, cold alike);
+// batched_reduce from 16K items, where 16-byte loads apply, blocks <1024, 16>, a tile of 16K items
+// (2^26 floats: 16K 62.4 against 63.8 us hot, 256K 64.1 against 66.5, 1M 65.9 against 68.7; at 4K
+// items a segment, a tile four segments long, 188 against 63). Not with offsets: two blocks of 1024 an
+// SM wait for each segment's offsets with little else resident, 16K items from device offsets took
+// 82.7 us against 62.8 (docs/notes/segmented-hint.md). Until
 // bd2fbc0 thread_vectors' bound excluded 32, which ran warp<8>: 102.8 against 86.2 us with device
 // offsets (docs/notes/segmented-hint.md). batched_reduce with one-item segments runs
 // segment_single_items_kernel instead (segmented_reduce.cuh).
@@ -35,11 +37,13 @@
 namespace cascade::tuning {
 
 // A row: segments whose mean length is under MeanBelow (-1: any) take Policy; NeedsVectors: only where
-// the input and op allow 16-byte loads (detail::segment_vectors), else the next row.
-template <long long MeanBelow, class Policy, bool NeedsVectors = false>
+// the input and op allow 16-byte loads (detail::segment_vectors), FixedOnly: only for batched_reduce's
+// segments of one size (no offsets to read), else the next row.
+template <long long MeanBelow, class Policy, bool NeedsVectors = false, bool FixedOnly = false>
 struct length_row {
   static constexpr long long mean_below = MeanBelow;
   static constexpr bool needs_vectors = NeedsVectors;
+  static constexpr bool fixed_only = FixedOnly;
   using policy = Policy;
 };
 
@@ -55,7 +59,7 @@ struct segmented_table {
                                     length_row<512, segmented_policy<segment::warp<8>, 256, 4>>,
                                     length_row<4096, segmented_policy<segment::warp<16>, 256, 4>>,
                                     length_row<16384, segmented_policy<segment::blocks, 256, 16>>,
-                                    length_row<-1, segmented_policy<segment::blocks, 1024, 16>, true>,
+                                    length_row<-1, segmented_policy<segment::blocks, 1024, 16>, true, true>,
                                     length_row<-1, segmented_policy<segment::blocks, 256, 16>>>;
 };
 
