@@ -12,6 +12,11 @@ out=$(realpath -m "$1"); shift
 build_dir=${CASCADE_BUNDLE_BUILD_DIR:-build-bundle}
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
 [ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Dcuda-ptx=false >/dev/null
+# An object whose entry in ninja's dependency log names no headers (a compile ninja did not record)
+# would never be rebuilt when a header changes, and a bundle would carry it stale: remove it first.
+ninja -C "$build_dir" -t deps 2>/dev/null | sed -n 's/^\(.*\.o\): #deps 0,.*/\1/p' | while read -r o; do
+  if [ -e "$build_dir/$o" ]; then echo "no recorded dependencies, rebuilt: $o"; rm -f "$build_dir/$o"; fi
+done
 ninja -C "$build_dir" -j "$(nproc)" "$@"
 stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
 bash scripts/source-hash.sh >"$stage/bundle.sha"
