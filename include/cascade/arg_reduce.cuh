@@ -6,7 +6,9 @@
 //   cascade::argmin_into(policy{}.on(s), d, d + n, d_lo);  // into device memory (indexed<float>*), no host wait
 //
 // Each is a reduce over {index, value} pairs with arg_min / arg_max (ops/indexed.cuh), under any policy
-// whose finish can combine the pairs (all but finish::atomic for most types). The pairs carry an int32
+// whose finish can combine the pairs (all but finish::atomic for most types); over a pointer to float,
+// double, __half or __nv_bfloat16 the pairs carry the items' rank keys, integers that order the
+// items as the ops rank them (detail/kernel/arg/keyed_input.cuh): the same results. The pairs carry an int32
 // index (a float's pair is 8 bytes), calls of 2^31 - 1 items or more run in chunks of 2^30, and the
 // result is widened to the int64 index it returns. The value type
 // T is the input's; it needs operator< and an identity for minimum (argmin) or maximum (argmax):
@@ -23,6 +25,7 @@
 #include <type_traits>
 
 #include "detail/arg_call.cuh"
+#include "detail/kernel/arg/keyed_input.cuh"
 #include "detail/kernel/output_views.cuh"
 #include "detail/runtime/temp_storage.cuh"
 #include "ops/indexed.cuh"
@@ -91,6 +94,39 @@ __global__ void fold_chunks_kernel(R const* results, unsigned chunks, OutIt d_ou
   store_value(d_out, acc);
 }
 
+// The pairs of [first, first + items) under Op reduced, the result's positions `base` further on, to
+// *out (an int64-index result). Over a pointer to float, double or a 16-bit float, argmin's, argmax's
+// and minmax's pairs carry rank keys (detail/kernel/arg/keyed_input.cuh: the tree and the finish compare
+// integers); other calls the values.
+template <class Op, class Policy, class It, class OutIt>
+void pairs_run(launch_context const& call, Policy const& policy, It first, cuda::std::int64_t items,
+               cuda::std::int64_t base, OutIt out, Op op) {
+  using T = input_value_t<It>;
+  using narrow = cuda::std::int32_t;
+  if constexpr (ranks_keys<It, Op>) {
+    using U = cuda::std::remove_pointer_t<It>;
+    constexpr narrow none = no_index_of<narrow>;
+    auto const low = rank_key<false>(identity<minimum, T>::value());
+    auto const high = rank_key<true>(identity<maximum, T>::value());
+    if constexpr (cuda::std::is_same_v<Op, arg_min>) {
+      dispatch_reduce_into(call, policy, keyed_input<U, false, narrow>{first}, items,
+                           transform_output<OutIt, keyed_result<U>>{out, {first, base}},
+                           indexed<ieee_key_t<T>, narrow>{none, low}, arg_min{});
+    } else if constexpr (cuda::std::is_same_v<Op, arg_max>) {
+      dispatch_reduce_into(call, policy, keyed_input<U, true, narrow>{first}, items,
+                           transform_output<OutIt, keyed_max_result<U>>{out, {{first, base}}},
+                           indexed<ieee_key_t<T>, narrow>{none, high}, arg_min{});
+    } else {
+      dispatch_reduce_into(call, policy, keyed_minmax_input<U, narrow>{first}, items,
+                           transform_output<OutIt, keyed_result<U>>{out, {first, base}},
+                           minmax_result<ieee_key_t<T>, narrow>{{none, low}, {none, high}}, keyed_min_max{});
+    }
+  } else {
+    dispatch_reduce_into(call, policy, pairs_input<narrow, T>(first, op), items,
+                         transform_output<OutIt, widen>{out, {base}}, pairs_init<narrow, T>(op), op);
+  }
+}
+
 // The reduction of the n pairs of [first, first + n) under Op, its int64-index result to *d_out.
 template <class Op, class Policy, class It, class OutIt>
 void pairs_dispatch(launch_context const& call, Policy const& policy, It first, cuda::std::int64_t n, OutIt d_out,
@@ -98,8 +134,7 @@ void pairs_dispatch(launch_context const& call, Policy const& policy, It first, 
   using T = input_value_t<It>;
   using narrow = cuda::std::int32_t;
   if (narrow_index_fits(n)) {
-    dispatch_reduce_into(call, policy, pairs_input<narrow, T>(first, op), n, transform_output<OutIt, widen>{d_out, {}},
-                         pairs_init<narrow, T>(op), op);
+    pairs_run(call, policy, first, n, 0, d_out, op);
     return;
   }
   using result = decltype(widened(pairs_init<narrow, T>(op)));
@@ -109,9 +144,7 @@ void pairs_dispatch(launch_context const& call, Policy const& policy, It first, 
   for (unsigned c = 0; c < chunks; ++c) {
     cuda::std::int64_t const base = static_cast<cuda::std::int64_t>(c) * chunk_items;
     cuda::std::int64_t const items = n - base < chunk_items ? n - base : chunk_items;
-    dispatch_reduce_into(call, policy, pairs_input<narrow, T>(first + base, op), items,
-                         transform_output<result*, widen>{results.as<result>() + c, {base}},
-                         pairs_init<narrow, T>(op), op);
+    pairs_run(call, policy, first + base, items, base, results.as<result>() + c, op);
   }
   if (call.launches())
     launch(&fold_chunks_kernel<result, OutIt, Op>, 1, 1, call.stream(), "fold_chunks_kernel<<<...>>> (launch)",

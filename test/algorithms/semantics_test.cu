@@ -316,6 +316,77 @@ TEST_CASE_TEMPLATE("argmin, argmax and minmax with NaN and signed zeros: the fir
   }
 }
 
+// Over a pointer to an IEEE type the pairs carry rank keys (detail/kernel/arg/keyed_input.cuh), through
+// any other iterator (thrust::device_ptr here) the values: the two give the same index and bits, the
+// first NaN's own bits included, aligned or not.
+TEST_CASE_TEMPLATE("argmin, argmax and minmax over a pointer (rank keys) and a device_ptr (values): the same bits", T,
+                   float, double, __half, __nv_bfloat16) {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ (0xB6B + sizeof(T)));
+  for (edge_case const c : edge_cases()) {
+    auto const xs = edge_data<T>(rng, c.n + 1, c.nan_share, c.zero_share);
+    CAPTURE(c.n);
+    CAPTURE(c.nan_share);
+    thrust::device_vector<T> dv(xs.begin(), xs.end());
+    for (int offset : {0, 1}) {
+      CAPTURE(offset);
+      std::vector<T> const window(xs.begin() + offset, xs.begin() + offset + c.n);
+      std::int64_t const lo = reference_arg(window, false), hi = reference_arg(window, true);
+      T const* d = thrust::raw_pointer_cast(dv.data()) + offset;
+      thrust::device_ptr<T const> const v(d);
+      cascade::default_policy const p{};
+      auto const a = cascade::argmin(p, d, d + c.n), a2 = cascade::argmin(p, v, v + c.n);
+      auto const b = cascade::argmax(p, d, d + c.n), b2 = cascade::argmax(p, v, v + c.n);
+      auto const m = cascade::minmax(p, d, d + c.n), m2 = cascade::minmax(p, v, v + c.n);
+      CHECK(a.index == lo);
+      CHECK(b.index == hi);
+      CHECK(bits(a.value) == bits(window[lo]));
+      CHECK(bits(b.value) == bits(window[hi]));
+      CHECK((a.index == a2.index && bits(a.value) == bits(a2.value)));
+      CHECK((b.index == b2.index && bits(b.value) == bits(b2.value)));
+      CHECK((m.min.index == a.index && bits(m.min.value) == bits(a.value)));
+      CHECK((m.max.index == b.index && bits(m.max.value) == bits(b.value)));
+      CHECK((m2.min.index == a.index && bits(m2.min.value) == bits(a.value)));
+      CHECK((m2.max.index == b.index && bits(m2.max.value) == bits(b.value)));
+    }
+  }
+}
+
+// A pointer beyond 2^31 - 1 items runs in chunks of 2^30 (arg_reduce.cuh), each chunk's keys turned
+// back into values with the chunk's own start: a NaN's bits read again at its place past the first
+// chunk, -inf in the last chunk of five items.
+TEST_CASE("argmin, argmax and minmax over a pointer to 2^31 + 5 halves: chunks of rank keys, a NaN's own bits") {
+  std::int64_t const n = (std::int64_t(1) << 31) + 5;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CASCADE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < static_cast<std::size_t>(n) * sizeof(__half) + (std::size_t(1) << 30)) {
+    MESSAGE("skipped: the device has too little free memory for 2^31 + 5 halves");
+    return;
+  }
+  thrust::device_vector<__half> dv(static_cast<std::size_t>(n), __float2half(1.0f));
+  __half const* d = thrust::raw_pointer_cast(dv.data());
+  std::int64_t const nan_at = (std::int64_t(1) << 30) + 3, low_at = n - 2, high_at = (std::int64_t(1) << 31) - 7;
+  std::uint16_t const nan_bits = 0xfd17;  // a negative NaN with a payload
+  dv[low_at] = of_bits<__half>(0xfc00);   // -inf
+  dv[high_at] = __float2half(2.0f);
+  cascade::default_policy const p{};
+  CHECK(cascade::argmin(p, d, d + n).index == low_at);
+  CHECK(cascade::argmax(p, d, d + n).index == high_at);
+  dv[nan_at] = of_bits<__half>(nan_bits);
+  auto const a = cascade::argmin(p, d, d + n);
+  auto const b = cascade::argmax(p, d, d + n);
+  auto const m = cascade::minmax(p, d, d + n);
+  CHECK(a.index == nan_at);
+  CHECK(bits(a.value) == nan_bits);
+  CHECK(b.index == nan_at);
+  CHECK(bits(b.value) == nan_bits);
+  CHECK(m.min.index == nan_at);
+  CHECK(bits(m.max.value) == nan_bits);
+  auto const from_second = cascade::argmin(p, d + nan_at + 1, d + n);  // 2^30 + 1 items, one call: -inf
+  CHECK(from_second.index == low_at - nan_at - 1);
+  CHECK(bits(from_second.value) == 0xfc00);
+}
+
 TEST_CASE("exact_plus and reproducible_plus at the largest values: no overflow in between, under every policy") {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ 0xB16);

@@ -107,10 +107,15 @@ struct table<sm90_h200, 2, op_kind::min_max> {
 // at 2^28-2^30 with <512, 64> against 88-95% with the min_max entry's policy, on an H200 and an H100
 // (cascade-rivals --arg-shapes at c1f3233: bench/results/tables-2026-11-24/rivals-h200-c1f3233-cccl3.5.0.json.xz
 // and bench/results/tables-2026-11-24/rivals-h100-c1f3233-cccl3.5.0.json.xz). Rewrite it when the min_max
-// entry changes.
+// entry changes. Up to 5792 items by hand (half argmin, argmax and minmax over rank keys, 10 fixed
+// shapes at 1024..8192 items: docs/notes/family.md, "Rank keys through the tree"): one block's whole
+// tile of 1024 or 2048 items, where a part-filled tile cost 0.4-0.5 us (1024 halves: <128, 8> 3.65 us,
+// <256, 8> 4.16, CUB 4.16), then 4096-item tiles in clusters (2896 halves took 5.60 us as two tiles
+// and a finish).
 template <>
 struct table<sm90_h200, 2, op_kind::arg> {
-  using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::flagged>>,
+  using type = ranges<range<1024, policy<128, 8, tree::shuffle, finish::flagged>>,
+                      range<2048, policy<256, 8, tree::shuffle, finish::flagged>>,
                       range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<92681, policy<256, 16, tree::shuffle, finish::cluster>>,

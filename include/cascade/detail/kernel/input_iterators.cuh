@@ -11,7 +11,7 @@
 #include <cuda/std/type_traits>
 
 #include "../../ops/indexed.cuh"
-#include "arg_scan.cuh"
+#include "arg/scan.cuh"
 #include "arguments.cuh"
 #include "vector_load.cuh"
 
@@ -185,7 +185,7 @@ struct vector_input<pair_transform_input<U1*, U2*, F, T>> {
 };
 
 // argmin's, argmax's and minmax's views fold a vector by a scan for its first smallest (largest)
-// item (detail/kernel/arg_scan.cuh), then one comparison with the thread's value: a thread's items ascend by
+// item (detail/kernel/arg/scan.cuh), then one comparison with the thread's value: a thread's items ascend by
 // index, so "strictly smaller" keeps the first occurrence, exactly as arg_min does item by item.
 template <class U, class T, class Index>
 struct vector_input<indexed_input<U*, T, Index>> : vector_view<U, indexed_input<U*, T, Index>> {

@@ -202,6 +202,8 @@ __host__ __device__ __forceinline__ int rank_compare(T const& x, T const& y) {
 // The ops (arg_min, arg_max: the tree, the partial tile, the finish) compare so, where a chain of
 // dependent compares sets the latency (on an H200, minmax of 2^16 floats 5.7 -> 5.0 us, of 2^18
 // doubles 7.9 -> 7.4); the vector folds keep rank_compare, whose first test settles most vectors.
+// (argmin, argmax and minmax over a pointer carry the keys themselves through the tree and the
+// finish: detail/kernel/arg/keyed_input.cuh.)
 template <bool Max, class T>
 __host__ __device__ __forceinline__ ieee_key_t<T> rank_key(T const& x) {
   ieee_key_t<T> const k = order_key(x);

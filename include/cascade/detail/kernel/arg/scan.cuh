@@ -1,4 +1,4 @@
-// cascade/detail/kernel/arg_scan.cuh: the first smallest and largest item of a 16-byte vector, for argmin,
+// cascade/detail/kernel/arg/scan.cuh: the first smallest and largest item of a 16-byte vector, for argmin,
 // argmax and minmax (detail/kernel/input_iterators.cuh folds each vector with these, then compares once
 // with the thread's value).
 //
@@ -19,7 +19,7 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-#include "../meta/float_order.cuh"
+#include "../../meta/float_order.cuh"
 
 namespace cascade::detail {
 
