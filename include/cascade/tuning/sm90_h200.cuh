@@ -108,7 +108,7 @@ struct table<sm90_h200, 2, op_kind::min_max> {
 // (cascade-rivals --arg-shapes at c1f3233: bench/results/tables-2026-11-24/rivals-h200-c1f3233-cccl3.5.0.json.xz
 // and bench/results/tables-2026-11-24/rivals-h100-c1f3233-cccl3.5.0.json.xz). Rewrite it when the min_max
 // entry changes. Up to 5792 items by hand (half argmin, argmax and minmax over rank keys, 10 fixed
-// shapes at 1024..8192 items: docs/notes/family.md, "Rank keys through the tree"): one block's whole
+// shapes at 1024..8192 items: docs/notes/arg-pairs.md, "Rank keys through the tree"): one block's whole
 // tile of 1024 or 2048 items, where a part-filled tile cost 0.4-0.5 us (1024 halves: <128, 8> 3.65 us,
 // <256, 8> 4.16, CUB 4.16), then 4096-item tiles in clusters (2896 halves took 5.60 us as two tiles
 // and a finish).
@@ -160,7 +160,7 @@ struct table<sm90_h200, 4, op_kind::min_max> {
 
 // [entry 4 arg] written by hand, not tuned (cascade-tune has no arg configurations): float items,
 // argmin and minmax each timed under 27 fixed shapes at 2^10..2^22 in half steps (hot and cold, CUB in
-// the same runs: docs/notes/family.md, "The arg entries of 4- and 8-byte items"), the three shapes
+// the same runs: docs/notes/arg-pairs.md, "The arg entries of 4- and 8-byte items"), the three shapes
 // closest to the best at every size. The min_max entry's shapes, which this replaces, were 0.5-1.4 us
 // slower at 2^10..2^16 (one block's tile of 2048 or 4096 items where the input is 1024, clusters of
 // 4096-item tiles from 2^16.5).

@@ -6,7 +6,7 @@
 // item's size that orders the items as argmin (Max: argmax) ranks them, every NaN the smallest key.
 // The tree and the finish then fold the pairs with arg_min over integers, one compare an operation
 // where the values' ranking takes a NaN test, the sign bits and two compares (on an H200 argmin of
-// 2^16 floats took 5.4 us with value pairs, 4.8 with keys, as int32 items do; docs/notes/family.md,
+// 2^16 floats took 5.4 us with value pairs, 4.8 with keys, as int32 items do; docs/notes/arg-pairs.md,
 // "Rank keys through the tree"). A thread still folds its vectors in value space (the vector's
 // NaN-propagating extremum, as the value views do) and keys only that extremum. The result is turned
 // back into the value (keyed_result): a key is the number's bits, rearranged, except a NaN's, whose
