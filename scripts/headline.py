@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_io import load_result  # noqa: E402
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-RIVALS = 'bench/results/tables-2026-11-24/rivals-h200-2bb4b7f-cccl3.5.0.json.xz'
+RIVALS = 'bench/results/rivals-h200-2026-12-01-cccl3.5.0.json.xz'
 SEGMENTED = ['bench/results/segmented-2026-12-01/segmented-newest-67c946f.json']
 DISTRIBUTED = 'bench/results/distributed-h200x4-2026-11-26.json'
 
