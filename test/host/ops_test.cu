@@ -6,6 +6,7 @@
 #include <cascade/ops/non_commutative.cuh>
 #include <cascade/ops.cuh>
 #include <cascade/detail/block/atomics.cuh>
+#include <cascade/detail/kernel/arg/keyed_input.cuh>
 #include <cascade/tree/redux.cuh>
 #include <cascade/tuning/table.cuh>
 
@@ -314,4 +315,39 @@ TEST_CASE_TEMPLATE("argmin, argmax: the first NaN wins, then the extreme value, 
   for (auto const& x : items) lo = cascade::arg_min{}(lo, x), m = cascade::minimum{}(m, x.value);
   CHECK(nan_of(lo.value) == nan_of(m));
   if (!nan_of(m)) CHECK(bits(lo.value) == bits(m));
+}
+
+// argmin, argmax and minmax over a pointer to an IEEE type carry rank keys through the tree and the
+// finish (detail/kernel/arg/keyed_input.cuh): the keys must order any two items as rank_compare
+// does (else a policy that compares keys where another compares values could pick another item),
+// every NaN one key below all others, and a number's key must give back its bits.
+TEST_CASE_TEMPLATE("rank keys: the items' order as integers, NaN first, each number's bits back from its key", T, float,
+                   double, __half, __nv_bfloat16) {
+  using cascade::detail::nan_rank_key;
+  using cascade::detail::rank_compare;
+  using cascade::detail::rank_key;
+  using cascade::detail::value_of_rank_key;
+  auto const edges = edge_values<T>();
+  std::vector<T> values = edges;
+  if constexpr (sizeof(T) == 2)  // every 16-bit value
+    for (std::uint32_t b = 0; b < 65536; ++b) values.push_back(of_bits<T>(static_cast<bits_t<T>>(b)));
+  long long wrong_order = 0, wrong_back = 0, wrong_nan = 0;
+  auto const order = [](auto a, auto b) { return (a > b) - (a < b); };
+  for (T x : values) {
+    for (T e : edges) {
+      wrong_order += order(rank_key<false>(x), rank_key<false>(e)) != rank_compare<false>(x, e);
+      wrong_order += order(rank_key<true>(x), rank_key<true>(e)) != rank_compare<true>(x, e);
+    }
+    if (nan_of(x)) {
+      wrong_nan += rank_key<false>(x) != nan_rank_key<T> || rank_key<true>(x) != nan_rank_key<T>;
+    } else {
+      wrong_nan += rank_key<false>(x) == nan_rank_key<T> || rank_key<true>(x) == nan_rank_key<T>;
+      wrong_back += bits(value_of_rank_key<false, T>(rank_key<false>(x))) != bits(x);
+      wrong_back += bits(value_of_rank_key<true, T>(rank_key<true>(x))) != bits(x);
+    }
+  }
+  CAPTURE(values.size());
+  CHECK(wrong_order == 0);
+  CHECK(wrong_nan == 0);
+  CHECK(wrong_back == 0);
 }
