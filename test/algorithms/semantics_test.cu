@@ -281,39 +281,48 @@ TEST_CASE("an idempotent op reads no item past the end of the input, under every
   }
 }
 
-TEST_CASE_TEMPLATE("argmin, argmax and minmax with NaN and signed zeros: the first NaN, the same index under every policy",
-                   T, float, double, __half) {
-  CASCADE_SEED_INFO();
-  std::mt19937_64 rng(base_seed() ^ (0xA5A + sizeof(T)));
+// Calls f(window, d, lo, hi) for every edge case's items, on the device from item 0 (aligned: the
+// vector scans) and from item 1 (misaligned: item by item); lo and hi are argmin's and argmax's
+// index in the window by the reference.
+template <class T, class F>
+void for_each_arg_window(std::mt19937_64& rng, F&& f) {
   for (edge_case const c : edge_cases()) {
     auto const xs = edge_data<T>(rng, c.n + 1, c.nan_share, c.zero_share);
     CAPTURE(c.n);
     CAPTURE(c.nan_share);
     thrust::device_vector<T> dv(xs.begin(), xs.end());
-    // from item 0 (aligned: the vector scans) and from item 1 (misaligned: item by item)
     for (int offset : {0, 1}) {
+      CAPTURE(offset);
       std::vector<T> const window(xs.begin() + offset, xs.begin() + offset + c.n);
-      T const* d = thrust::raw_pointer_cast(dv.data()) + offset;
-      std::int64_t const lo = reference_arg(window, false), hi = reference_arg(window, true);
-      for_each_policy([&](auto p) {
-        using P = decltype(p);
-        if constexpr (!finish_is<P>(finish::atomic{})) {  // (16-byte pairs: finish::atomic takes none)
-          INFO(name_of<P>(), ", offset ", offset, ": want ", lo, " ", hex(window[lo]), " and ", hi, " ", hex(window[hi]));
-          auto const a = cascade::argmin(p, d, d + c.n);
-          auto const b = cascade::argmax(p, d, d + c.n);
-          auto const m = cascade::minmax(p, d, d + c.n);
-          CHECK(a.index == lo);
-          CHECK(bits(a.value) == bits(window[lo]));
-          CHECK(b.index == hi);
-          CHECK(bits(b.value) == bits(window[hi]));
-          CHECK(m.min.index == lo);
-          CHECK(bits(m.min.value) == bits(window[lo]));
-          CHECK(m.max.index == hi);
-          CHECK(bits(m.max.value) == bits(window[hi]));
-        }
-      });
+      f(window, thrust::raw_pointer_cast(dv.data()) + offset, reference_arg(window, false), reference_arg(window, true));
     }
   }
+}
+
+TEST_CASE_TEMPLATE("argmin, argmax and minmax with NaN and signed zeros: the first NaN, the same index under every policy",
+                   T, float, double, __half) {
+  CASCADE_SEED_INFO();
+  std::mt19937_64 rng(base_seed() ^ (0xA5A + sizeof(T)));
+  for_each_arg_window<T>(rng, [](std::vector<T> const& window, T const* d, std::int64_t lo, std::int64_t hi) {
+    auto const n = static_cast<std::int64_t>(window.size());
+    for_each_policy([&](auto p) {
+      using P = decltype(p);
+      if constexpr (!finish_is<P>(finish::atomic{})) {  // (16-byte pairs: finish::atomic takes none)
+        INFO(name_of<P>(), ": want ", lo, " ", hex(window[lo]), " and ", hi, " ", hex(window[hi]));
+        auto const a = cascade::argmin(p, d, d + n);
+        auto const b = cascade::argmax(p, d, d + n);
+        auto const m = cascade::minmax(p, d, d + n);
+        CHECK(a.index == lo);
+        CHECK(bits(a.value) == bits(window[lo]));
+        CHECK(b.index == hi);
+        CHECK(bits(b.value) == bits(window[hi]));
+        CHECK(m.min.index == lo);
+        CHECK(bits(m.min.value) == bits(window[lo]));
+        CHECK(m.max.index == hi);
+        CHECK(bits(m.max.value) == bits(window[hi]));
+      }
+    });
+  });
 }
 
 // Over a pointer to an IEEE type the pairs carry rank keys (detail/kernel/arg/keyed_input.cuh), through
@@ -323,33 +332,24 @@ TEST_CASE_TEMPLATE("argmin, argmax and minmax over a pointer (rank keys) and a d
                    float, double, __half, __nv_bfloat16) {
   CASCADE_SEED_INFO();
   std::mt19937_64 rng(base_seed() ^ (0xB6B + sizeof(T)));
-  for (edge_case const c : edge_cases()) {
-    auto const xs = edge_data<T>(rng, c.n + 1, c.nan_share, c.zero_share);
-    CAPTURE(c.n);
-    CAPTURE(c.nan_share);
-    thrust::device_vector<T> dv(xs.begin(), xs.end());
-    for (int offset : {0, 1}) {
-      CAPTURE(offset);
-      std::vector<T> const window(xs.begin() + offset, xs.begin() + offset + c.n);
-      std::int64_t const lo = reference_arg(window, false), hi = reference_arg(window, true);
-      T const* d = thrust::raw_pointer_cast(dv.data()) + offset;
-      thrust::device_ptr<T const> const v(d);
-      cascade::default_policy const p{};
-      auto const a = cascade::argmin(p, d, d + c.n), a2 = cascade::argmin(p, v, v + c.n);
-      auto const b = cascade::argmax(p, d, d + c.n), b2 = cascade::argmax(p, v, v + c.n);
-      auto const m = cascade::minmax(p, d, d + c.n), m2 = cascade::minmax(p, v, v + c.n);
-      CHECK(a.index == lo);
-      CHECK(b.index == hi);
-      CHECK(bits(a.value) == bits(window[lo]));
-      CHECK(bits(b.value) == bits(window[hi]));
-      CHECK((a.index == a2.index && bits(a.value) == bits(a2.value)));
-      CHECK((b.index == b2.index && bits(b.value) == bits(b2.value)));
-      CHECK((m.min.index == a.index && bits(m.min.value) == bits(a.value)));
-      CHECK((m.max.index == b.index && bits(m.max.value) == bits(b.value)));
-      CHECK((m2.min.index == a.index && bits(m2.min.value) == bits(a.value)));
-      CHECK((m2.max.index == b.index && bits(m2.max.value) == bits(b.value)));
-    }
-  }
+  for_each_arg_window<T>(rng, [](std::vector<T> const& window, T const* d, std::int64_t lo, std::int64_t hi) {
+    auto const n = static_cast<std::int64_t>(window.size());
+    thrust::device_ptr<T const> const v(d);
+    cascade::default_policy const p{};
+    auto const a = cascade::argmin(p, d, d + n), a2 = cascade::argmin(p, v, v + n);
+    auto const b = cascade::argmax(p, d, d + n), b2 = cascade::argmax(p, v, v + n);
+    auto const m = cascade::minmax(p, d, d + n), m2 = cascade::minmax(p, v, v + n);
+    CHECK(a.index == lo);
+    CHECK(b.index == hi);
+    CHECK(bits(a.value) == bits(window[lo]));
+    CHECK(bits(b.value) == bits(window[hi]));
+    CHECK((a.index == a2.index && bits(a.value) == bits(a2.value)));
+    CHECK((b.index == b2.index && bits(b.value) == bits(b2.value)));
+    CHECK((m.min.index == a.index && bits(m.min.value) == bits(a.value)));
+    CHECK((m.max.index == b.index && bits(m.max.value) == bits(b.value)));
+    CHECK((m2.min.index == a.index && bits(m2.min.value) == bits(a.value)));
+    CHECK((m2.max.index == b.index && bits(m2.max.value) == bits(b.value)));
+  });
 }
 
 // A pointer beyond 2^31 - 1 items runs in chunks of 2^30 (arg_reduce.cuh), each chunk's keys turned
