@@ -142,8 +142,25 @@ TEST_CASE("host memory and null pointers where the device reads or writes: std::
                          doctest::Contains("the output (d_out) is pageable host memory"), std::invalid_argument);
     CHECK_THROWS_AS(cascade::reduce_into(flagged{}, p, p, &host_out, 0, cascade::plus{}), std::invalid_argument);
     CHECK(host_out == -1);
+    // the same through the views argmin, transform_reduce and count_if read with: the pointer under
+    // the view is checked as a bare one is (a kernel reading it would fault and end the context)
+    std::vector<float> const host_floats(1000, 1.5f);
+    auto const is_three = [] __host__ __device__(int x) { return x == 3; };
+    auto const twice = [] __host__ __device__(int x) { return 2 * x; };
+    CHECK_THROWS_WITH_AS(cascade::argmin(two_pass{}, host.data(), host.data() + host.size()),
+                         doctest::Contains("the input is pageable host memory"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(cascade::minmax(cascade::default_policy{}, host_floats.data(),
+                                         host_floats.data() + host_floats.size()),
+                         doctest::Contains("the input is pageable host memory"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(cascade::transform_reduce(two_pass{}, host.data(), host.data() + host.size(), 0,
+                                                   cascade::plus{}, twice),
+                         doctest::Contains("the input is pageable host memory"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(cascade::count_if(two_pass{}, host.data(), host.data() + host.size(), is_three),
+                         doctest::Contains("the input is pageable host memory"), std::invalid_argument);
+    CHECK(cascade::argmin(two_pass{}, p, p + d.size()).index == 0);  // the context is whole
     MESSAGE("[figures] host memory: pageable input and output pointers rejected with std::invalid_argument "
-            "before any launch (this GPU cannot read pageable memory); null pointers too");
+            "before any launch, bare or under argmin's, transform_reduce's and count_if's views (this GPU "
+            "cannot read pageable memory); null pointers too");
   } else {
     MESSAGE("this GPU reads pageable host memory (HMM or ATS): host pointers are valid here");
     CHECK(cascade::reduce(two_pass{}, host.data(), host.data() + host.size(), 0) == 300000);

@@ -44,11 +44,21 @@ inline void require_device_accessible(void const volatile* p, char const* what) 
 }
 
 // An output view that writes through another iterator (detail/kernel/output_views.cuh names it as
-// `wrapped_output`) answers for that one.
+// `wrapped_output`) answers for that one; an input view (detail/kernel/input_iterators.cuh: argmin's,
+// transform_reduce's, count_if's) for the iterator it reads, its `first` (inner_product's two: `first1`
+// and `first2`), so that a host pointer under a view is refused as it is bare, not read by a kernel.
 template <class It>
 void check_device_accessible(It const& it, char const* what) {
-  if constexpr (std::is_pointer_v<It>) require_device_accessible(it, what);
-  else if constexpr (requires { typename It::wrapped_output; }) check_device_accessible(it.out, what);
+  if constexpr (std::is_pointer_v<It>) {
+    require_device_accessible(it, what);
+  } else if constexpr (requires { typename It::wrapped_output; }) {
+    check_device_accessible(it.out, what);
+  } else if constexpr (requires { typename It::read_type; it.first1; it.first2; }) {
+    check_device_accessible(it.first1, what);
+    check_device_accessible(it.first2, what);
+  } else if constexpr (requires { typename It::read_type; it.first; }) {
+    check_device_accessible(it.first, what);
+  }
 }
 
 }  // namespace cascade::detail
