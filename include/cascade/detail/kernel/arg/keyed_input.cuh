@@ -25,7 +25,7 @@
 
 namespace cascade::detail {
 
-// The value a rank key stands for (the key of a NaN: the canonical NaN; keyed_result reads the
+// The value a rank key stands for (the NaN key gives a NaN, not the item's: keyed_result reads the
 // item's own bits instead). order_key is its own inverse.
 template <bool Max, class T>
 __host__ __device__ constexpr T value_of_rank_key(ieee_key_t<T> k) {
