@@ -114,7 +114,7 @@ void pairs_run(launch_context const& call, Policy const& policy, It first, cuda:
                            indexed<ieee_key_t<T>, narrow>{none, low}, arg_min{});
     } else if constexpr (cuda::std::is_same_v<Op, arg_max>) {
       dispatch_reduce_into(call, policy, keyed_input<U, true, narrow>{first}, items,
-                           transform_output<OutIt, keyed_max_result<U>>{out, {{first, base}}},
+                           transform_output<OutIt, keyed_result<U, true>>{out, {first, base}},
                            indexed<ieee_key_t<T>, narrow>{none, high}, arg_min{});
     } else {
       dispatch_reduce_into(call, policy, keyed_minmax_input<U, narrow>{first}, items,

@@ -81,12 +81,18 @@ __host__ __device__ constexpr bool sign_of(T const& x) {
   return (bits_of(x) & sign_mask<T>) != 0;
 }
 
+// The bits as a signed integer, the magnitude's bits flipped when negative: its own inverse, so it
+// maps a value's bits to its order key and a key back to the bits.
+template <class T>
+__host__ __device__ constexpr ieee_key_t<T> flip_negative(ieee_key_t<T> b) {
+  return b >= 0 ? b : static_cast<ieee_key_t<T>>(b ^ static_cast<ieee_key_t<T>>(~sign_mask<T>));
+}
+
 // A signed integer that orders the non-NaN values as the reals do, with -0 below +0: the bits for a
 // positive value, the magnitude's bits flipped below zero for a negative one.
 template <class T>
 __host__ __device__ constexpr ieee_key_t<T> order_key(T const& x) {
-  auto const b = static_cast<ieee_key_t<T>>(bits_of(x));
-  return b >= 0 ? b : static_cast<ieee_key_t<T>>(b ^ static_cast<ieee_key_t<T>>(~sign_mask<T>));
+  return flip_negative<T>(static_cast<ieee_key_t<T>>(bits_of(x)));
 }
 
 // The NaN-propagating minimum (Max: maximum).
@@ -204,10 +210,17 @@ __host__ __device__ __forceinline__ int rank_compare(T const& x, T const& y) {
 // doubles 7.9 -> 7.4); the vector folds keep rank_compare, whose first test settles most vectors.
 // (argmin, argmax and minmax over a pointer carry the keys themselves through the tree and the
 // finish: detail/kernel/arg/keyed_input.cuh.)
+template <class T>
+inline constexpr ieee_key_t<T> nan_rank_key = cuda::std::numeric_limits<ieee_key_t<T>>::min();
 template <bool Max, class T>
 __host__ __device__ __forceinline__ ieee_key_t<T> rank_key(T const& x) {
   ieee_key_t<T> const k = order_key(x);
-  return is_nan(x) ? cuda::std::numeric_limits<ieee_key_t<T>>::min() : Max ? static_cast<ieee_key_t<T>>(~k) : k;
+  return is_nan(x) ? nan_rank_key<T> : Max ? static_cast<ieee_key_t<T>>(~k) : k;
+}
+// The number a rank key stands for (the NaN key gives a NaN, not the item's own bits).
+template <bool Max, class T>
+__host__ __device__ constexpr T value_of_rank_key(ieee_key_t<T> k) {
+  return from_bits<T>(static_cast<ieee_bits_t<T>>(flip_negative<T>(Max ? static_cast<ieee_key_t<T>>(~k) : k)));
 }
 template <bool Max, class T>
 __host__ __device__ __forceinline__ int rank_compare_keyed(T const& x, T const& y) {

@@ -25,17 +25,6 @@
 
 namespace cascade::detail {
 
-// The value a rank key stands for (the NaN key gives a NaN, not the item's: keyed_result reads the
-// item's own bits instead). order_key is its own inverse.
-template <bool Max, class T>
-__host__ __device__ constexpr T value_of_rank_key(ieee_key_t<T> k) {
-  auto const key = Max ? static_cast<ieee_key_t<T>>(~k) : k;
-  auto const b = key >= 0 ? key : static_cast<ieee_key_t<T>>(key ^ static_cast<ieee_key_t<T>>(~sign_mask<T>));
-  return from_bits<T>(static_cast<ieee_bits_t<T>>(b));
-}
-template <class T>
-inline constexpr ieee_key_t<T> nan_rank_key = cuda::std::numeric_limits<ieee_key_t<T>>::min();
-
 // {i, rank_key<Max>(first[i])}: argmin's (argmax's) input, folded with arg_min.
 template <class U, bool Max, class Index>
 struct keyed_input {
@@ -73,6 +62,15 @@ struct keyed_min_max {
   }
 };
 
+// acc becomes the vector's first item that ranks first, e being its extremum and k e's key.
+template <bool Max, class T, int Width, class K, class Index, class Raw, class Offset>
+__device__ __forceinline__ void take_keyed(indexed<K, Index>& acc, Raw const& v, T const& e, K k, Offset i) {
+  int at;
+  T value;
+  take_first_ranked<T, Width, Max>(v, e, at, value);
+  acc = {static_cast<Index>(i + static_cast<Offset>(at)), k};
+}
+
 // A thread's fold of one vector into acc, for one side: the vector's extremum in value space (on the
 // device min / max order -0 below +0 and propagate NaN, so it is the item that ranks first), its key
 // against acc's, and only where it ranks strictly before acc the position of its first such item.
@@ -81,10 +79,7 @@ __device__ __forceinline__ void fold_keyed_vector(indexed<K, Index>& acc, bool f
   T const e = vector_extremum<T, Width, Max>(v);
   K const k = rank_key<Max>(e);
   if (!fresh && acc.value <= k) return;  // a tie keeps acc: its index is smaller
-  int at;
-  T value;
-  take_first_ranked<T, Width, Max>(v, e, at, value);
-  acc = {static_cast<Index>(i + static_cast<Offset>(at)), k};
+  take_keyed<Max, T, Width>(acc, v, e, k, i);
 }
 
 template <class U, bool Max, class Index>
@@ -120,47 +115,33 @@ struct vector_input<keyed_minmax_input<U, Index>> : vector_view<U, keyed_minmax_
     T const lo = vector_extremum<T, base::width, false>(v), hi = vector_extremum<T, base::width, true>(v);
     K const klo = rank_key<false>(lo), khi = rank_key<true>(hi);
     if (!fresh && acc.min.value <= klo && acc.max.value <= khi) return;  // the common case: one branch
-    int at;
-    T value;
-    if (fresh || klo < acc.min.value) {
-      take_first_ranked<T, base::width, false>(v, lo, at, value);
-      acc.min = {static_cast<Index>(i + static_cast<Offset>(at)), klo};
-    }
-    if (fresh || khi < acc.max.value) {
-      take_first_ranked<T, base::width, true>(v, hi, at, value);
-      acc.max = {static_cast<Index>(i + static_cast<Offset>(at)), khi};
-    }
+    if (fresh || klo < acc.min.value) take_keyed<false, T, base::width>(acc.min, v, lo, klo, i);
+    if (fresh || khi < acc.max.value) take_keyed<true, T, base::width>(acc.max, v, hi, khi, i);
   }
 };
 
 // The keyed result as the value result: {index + base, value}, the value a NaN's own bits, read
-// again at its position in `first` (the range the keys were made from).
-template <class U>
+// again at its position in `first` (the range the keys were made from). Max: a single side's keys
+// are argmax's (minmax's max side always is).
+template <class U, bool Max = false>
 struct keyed_result {
   using T = cuda::std::remove_cv_t<U>;
   U* first;
   cuda::std::int64_t base = 0;
 
-  template <bool Max, class I>
+  template <bool SideMax, class I>
   __device__ indexed<T> value(indexed<ieee_key_t<T>, I> const& r) const {
     T const v = r.value == nan_rank_key<T> && r.index != no_index_of<I> ? static_cast<T>(first[r.index])
-                                                                         : value_of_rank_key<Max, T>(r.value);
+                                                                         : value_of_rank_key<SideMax, T>(r.value);
     return widened(indexed<T, I>{r.index, v}, base);
   }
   template <class I>
   __device__ indexed<T> operator()(indexed<ieee_key_t<T>, I> const& r) const {
-    return value<false>(r);
+    return value<Max>(r);
   }
   template <class I>
   __device__ minmax_result<T> operator()(minmax_result<ieee_key_t<T>, I> const& r) const {
     return {value<false>(r.min), value<true>(r.max)};
-  }
-};
-template <class U>
-struct keyed_max_result : keyed_result<U> {
-  template <class I>
-  __device__ indexed<typename keyed_result<U>::T> operator()(indexed<ieee_key_t<typename keyed_result<U>::T>, I> const& r) const {
-    return this->template value<true>(r);
   }
 };
 
