@@ -65,10 +65,15 @@ struct table<sm90_h200, 1, op_kind::min_max> {
 // at 2^28-2^30 with <512, 64> against 88-95% with the min_max entry's policy, on an H200 and an H100
 // (cascade-rivals --arg-shapes at c1f3233: bench/results/tables-2026-11-24/rivals-h200-c1f3233-cccl3.5.0.json.xz
 // and bench/results/tables-2026-11-24/rivals-h100-c1f3233-cccl3.5.0.json.xz). Rewrite it when the min_max
-// entry changes.
+// entry changes. Up to 5792 items by hand (int8 and uint8 argmin, argmax and minmax, 10 fixed shapes at
+// 1024..8192 items: docs/notes/arg-pairs.md): one block's whole tile up to 2048 items, then two
+// 4096-item tiles in a cluster (5792 items took 7.68 us hot as two tiles and the recursive finish,
+// 4.90 in a cluster; CUB 6.85).
 template <>
 struct table<sm90_h200, 1, op_kind::arg> {
-  using type = ranges<range<5792, policy<256, 16, tree::redux, finish::recursive>>,
+  using type = ranges<range<1024, policy<64, 16, tree::shuffle, finish::cluster>>,
+                      range<2048, policy<128, 16, tree::shuffle, finish::cluster>>,
+                      range<5792, policy<256, 16, tree::shuffle, finish::cluster>>,
                       range<11585, policy<512, 16, tree::shuffle, finish::cluster>>,
                       range<23170, policy<512, 32, tree::shuffle, finish::flagged>>,
                       range<370727, policy<512, 16, tree::shuffle, finish::cluster>>,
