@@ -8,6 +8,10 @@
 
 namespace cascade_measure {
 
+// One read of `bytes` (a multiple of 16) from `d` with blocks_per_sm x SMs blocks of 512, enqueued on
+// the legacy default stream (for a harness that times it itself).
+void read_once(void const* d, std::size_t bytes, int blocks_per_sm);
+
 // Median time (us) to read `bytes` (a multiple of 16) from `d` with blocks_per_sm x SMs blocks of 512.
 double read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, cascade_bench::mode m,
                        int blocks_per_sm);

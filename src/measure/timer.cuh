@@ -87,6 +87,17 @@ class timer {
     return median_us(run, m, 1, runs_within(median_us(run, m, 2, 1), max_runs, budget_us));
   }
 
+  // Every run's time in microseconds, as median_us_budget takes them (for a harness that keeps its
+  // own statistics: bench/nvbench/hot.cuh).
+  template <class F>
+  std::vector<double> samples_us_budget(F&& run, mode m, int max_runs = 51, double budget_us = 2e5) {
+    int const runs = runs_within(median_us(run, m, 2, 1), max_runs, budget_us);
+    run();
+    std::vector<double> us(runs);
+    for (double& t : us) t = once_ms(run, m) * 1e3;
+    return us;
+  }
+
   // Median times of a() and b() in microseconds, their runs alternating (a, b, a, b, ...), so that
   // both see the same clocks, host load and drift: for the ratio of the two (CUB against cascade).
   template <class A, class B>
