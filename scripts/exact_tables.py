@@ -10,9 +10,9 @@ family (doc_examples.py checks the page's rows against what this prints).
 """
 import sys
 
-from results_io import load_result
+from results_io import load_result, rows_of
 
-rows = [r for r in load_result(sys.argv[1])['rows'] if r.get('kind') == 'timing' and r['family'] == 'exact']
+rows = [r for r in rows_of(load_result(sys.argv[1])) if r.get('kind') == 'timing' and r['family'] == 'exact']
 if '--reproducible' in sys.argv or '--exact' in sys.argv:
     # An --arg-shapes run: the defaults (name has default_policy) and every fixed shape, hot / cold in us.
     at = {}

@@ -11,7 +11,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_io import load_result  # noqa: E402
+from results_io import load_result, rows_of  # noqa: E402
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 RIVALS = 'bench/results/rivals-h200-2026-12-01-cccl3.5.0.json.xz'
@@ -32,7 +32,7 @@ def log2(n):
     return n.bit_length() - 1
 
 
-rows = [r for r in load(RIVALS)['rows'] if r.get('kind') == 'timing' and r['library'] == 'cascade']
+rows = [r for r in rows_of(load(RIVALS)) if r.get('kind') == 'timing' and r['library'] == 'cascade']
 reduce = [r for r in rows if r['family'] == 'reduce' and r['mode'] == 'deterministic']
 small = [r['ratio_hot'] for r in reduce if 14 <= log2(r['n']) <= 22]
 large = [r['ratio_hot'] for r in reduce if log2(r['n']) >= 24]

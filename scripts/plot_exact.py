@@ -6,7 +6,7 @@ gpu_to_gpu sum (where the CCCL had it) and the read ceiling, hot and cold, one P
 Usage: plot_exact.py RESULTS.json [--out docs/img]"""
 import argparse, os, sys
 
-from results_io import load_result
+from results_io import load_result, meta_of, rows_of
 
 try:
     import matplotlib
@@ -34,7 +34,8 @@ def main():
     ap.add_argument('--out', default='docs/img')
     a = ap.parse_args()
     data = load_result(a.results)
-    rows = [r for r in data['rows'] if r.get('kind') == 'timing' and r.get('family') == 'exact']
+    rows = [r for r in rows_of(data) if r.get('kind') == 'timing' and r.get('family') == 'exact']
+    data = meta_of(data)
     os.makedirs(a.out, exist_ok=True)
     for item in sorted({r['item'] for r in rows}):
         mine = [r for r in rows if r['item'] == item]

@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections import defaultdict
 
-from results_io import load_result
+from results_io import load_result, rows_of
 
 try:
     import matplotlib
@@ -92,7 +92,7 @@ def main():
     for p in a.files:
         data = load_result(p)
         gpu = gpu or data.get('environment', {}).get('gpu', '') or data.get('gpu', '')
-        rows += data['rows']
+        rows += rows_of(data)
     newest = max({r['cccl'] for r in rows if r.get('kind') == 'timing'}, key=version_key)
     series = series_of(rows, newest)
     keys = sorted(series)

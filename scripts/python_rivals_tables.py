@@ -24,7 +24,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_io import load_result  # noqa: E402
+from results_io import load_result, rows_of  # noqa: E402
 
 LIBRARIES = ['torch', 'cupy', 'jax']
 # cascade's call set against each family's, the first a file has: minmax against torch.aminmax and
@@ -52,7 +52,7 @@ def us_text(v):
 def cascade_rows(doc):
     """{(family, config, n): row} of cascade's default_policy in a cascade-rivals file."""
     out = {}
-    for r in doc['rows']:
+    for r in rows_of(doc):
         names = CASCADE_NAMES.get(r.get('family'), [])
         if r.get('kind') != 'timing' or r.get('name') not in names:
             continue

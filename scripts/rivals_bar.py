@@ -19,7 +19,7 @@ Prints every check that fails, a count per part, and exits 1 when any fails.
 import sys
 from collections import defaultdict
 
-from results_io import load_result
+from results_io import load_result, rows_of
 
 
 def version_key(v):
@@ -29,7 +29,7 @@ def version_key(v):
 def load(paths):
     rows = []
     for p in paths:
-        rows += load_result(p)["rows"]
+        rows += rows_of(load_result(p))
     timings = [r for r in rows if r.get("kind") == "timing"]
     if not timings:
         sys.exit("no cascade-rivals timing rows in " + ", ".join(paths))

@@ -6,7 +6,7 @@
 import sys
 from collections import defaultdict
 
-from results_io import load_result
+from results_io import load_result, meta_of, rows_of
 
 
 def version_key(v):
@@ -17,8 +17,8 @@ def load(paths):
     rows = []
     for p in paths:
         d = load_result(p)
-        rows += d['rows']
-        gpu = d['gpu']
+        rows += rows_of(d)
+        gpu = meta_of(d)['gpu']
     return [r for r in rows if r.get('kind') == 'timing'], gpu
 
 

@@ -16,13 +16,13 @@ import math
 import sys
 from collections import defaultdict
 
-from results_io import load_result
+from results_io import load_result, meta_of, rows_of
 
 
 def table_groups(doc, lo=10):
     """(config, n) -> {label: row}: each table's tuned_policy row and default_policy's."""
     groups = defaultdict(dict)
-    for r in doc['rows']:
+    for r in rows_of(doc):
         if r.get('kind') != 'timing' or r['family'] != 'reduce' or r['n'].bit_length() - 1 < lo:
             continue
         if r['mode'] == 'deterministic (one table)':
@@ -63,9 +63,9 @@ def run_rows(paths):
     print('| run | ' + ' | '.join(tables) + ' |')
     print('|---' * (1 + len(tables)) + '|')
     for doc, _, counts in runs:
-        gpu = doc['gpu'].replace('NVIDIA ', '').split()[0]
-        cccl = {r.get('cccl') for r in doc['rows'] if r.get('cccl')}
-        label = '%s, %s, CUB %s' % (gpu, doc.get('cascade_commit'), '/'.join(sorted(cccl)))
+        gpu = meta_of(doc)['gpu'].replace('NVIDIA ', '').split()[0]
+        cccl = {r.get('cccl') for r in rows_of(doc) if r.get('cccl')}
+        label = '%s, %s, CUB %s' % (gpu, meta_of(doc).get('cascade_commit'), '/'.join(sorted(cccl)))
         print('| %s | %s |' % (label, ' | '.join('%d of %d (+%.0f%%)' % (counts[t][0], counts[t][1], 100 * counts[t][2][0])
                                                  if t in counts else '' for t in tables)))
 
@@ -77,9 +77,10 @@ def main(argv):
     lo = int(argv[argv.index('--from-log2') + 1]) if '--from-log2' in argv else 10
     sizes = '--sizes' in argv
     doc = load_result(path)
-    rows = [r for r in doc['rows'] if r.get('kind') == 'timing' and r['family'] == 'reduce']
-    print(f"{doc['gpu']} ({doc.get('memory_gbs', '?')} GB/s, {doc.get('l2_mb')} MB L2), "
-          f"commit {doc.get('cascade_commit')}, CCCL {rows[0]['cccl'] if rows else '?'}")
+    rows = [r for r in rows_of(doc) if r.get('kind') == 'timing' and r['family'] == 'reduce']
+    meta = meta_of(doc)
+    print(f"{meta['gpu']} ({meta.get('memory_gbs', '?')} GB/s, {meta.get('l2_mb')} MB L2), "
+          f"commit {meta.get('cascade_commit')}, CCCL {rows[0]['cccl'] if rows else '?'}")
     groups = table_groups(doc, lo)
     tables = sorted({label for g in groups.values() for label in g if label != 'default_policy'})
     configs = sorted({c for c, _ in groups})

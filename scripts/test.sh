@@ -60,6 +60,13 @@ if [ ! -f "$nvcc_root/include/nccl.h" ] && [ ! -f .deps/nccl/include/nccl.h ] &&
   bash scripts/fetch-nccl.sh || echo "== NCCL could not be fetched: the distributed reduce's tests are not built"
 fi
 
+# NVBench, so that the bench programs built on it (bench/nvbench/) compile: the cuda-bench wheel
+# (scripts/fetch-nvbench.sh; a GPU machine without a network unpacks a carried wheel).
+if [ ! -f .deps/nvbench/cuda/bench/cu13/nvbench/lib/libnvbench.so ]; then
+  echo "== fetching NVBench (scripts/fetch-nvbench.sh)"
+  bash scripts/fetch-nvbench.sh >/dev/null || echo "== NVBench could not be fetched: the NVBench bench programs are not built"
+fi
+
 jobs=$(nproc 2>/dev/null || echo 2)
 # Without a GPU only the host-side tests run (the GPU ones skip), so the build is a compile check:
 # device code to PTX only (-Dcuda-sass=false: no ptxas) with device optimization off (cicc -O0, which

@@ -1,26 +1,27 @@
 // bench/rivals/rivals.cuh: what the units of cascade-rivals share. A unit (unit.cu, built once per
 // algorithm family and item type) lists, for each size, the calls that compete on the same buffers:
-// cascade's and CUB's, CUB in every determinism mode the CCCL it is built against offers. measure()
-// checks each call's result against the first CUB call's, times them all in alternating runs, and
-// records one JSON row per call (rivals.cu). The program is built twice from the same sources: against
-// the toolkit's CCCL (cascade-rivals) and against the newest CCCL (cascade-rivals-newest, headers from
-// PyPI, scripts/fetch-cccl.sh); each row says which CCCL it was built with.
+// cascade's and CUB's, CUB in every determinism mode the CCCL it is built against offers. The program
+// (rivals.cu, an NVBench program) turns each call into a state of the unit's benchmark, checks every
+// result against the first CUB call's and times them. The program is built twice from the same
+// sources: against the toolkit's CCCL (cascade-rivals) and against the newest CCCL
+// (cascade-rivals-newest, headers from PyPI, scripts/fetch-cccl.sh); each state records which CCCL.
 #pragma once
 
 #include <cuda/std/cstdint>
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
-
-#include "measure/timer.cuh"
 
 namespace rivals {
 
 struct settings {
-  int min_log2 = 10, max_log2 = 30, step = 2, repeats = 3;
+  int min_log2 = 10, max_log2 = 30, step = 1;
   bool arg_shapes = false;  // argmin also under a few fixed policies (block x coarse, finish::flagged)
+  bool dry = false;         // only the names: no device memory, no calls (the program's axes)
 };
 
 // One call that competes: it enqueues its work on the legacy default stream and writes its result to
@@ -53,15 +54,22 @@ struct measurement {
   std::function<std::string(void const*)> format;      // a result, for the report
 };
 
-// What the units add to: JSON rows, lines of the printed table, and the count of results that
-// disagree with CUB's.
+// What a unit adds to: its measurements, what they point into (kept until the unit is done with), and
+// rows that are not timings.
 struct sink {
-  std::vector<std::string> rows, table;
-  int disagreements = 0;
-};
+  std::vector<measurement> measurements;
+  std::vector<std::shared_ptr<void>> kept;
+  std::vector<std::string> notes;  // JSON objects
 
-// Checks, times (hot and cold, `repeats` times in alternating runs) and records one measurement.
-void measure(cascade_bench::timer& t, settings const& s, measurement const& m, sink& out);
+  void add(measurement m) { measurements.push_back(std::move(m)); }
+  // A T that lives as long as the sink: the buffers the measurements' calls point into.
+  template <class T, class... Args>
+  T& keep(Args&&... args) {
+    auto p = std::make_shared<T>(std::forward<Args>(args)...);
+    kept.push_back(p);
+    return *p;
+  }
+};
 
 // Records a row that is not a timing (what each library returns for ties and NaN).
 void note(sink& out, std::string const& family, std::string const& item, std::string const& input,
@@ -71,7 +79,7 @@ void note(sink& out, std::string const& family, std::string const& item, std::st
 // is built against the same CCCL).
 std::string cccl_version();
 
-// The sizes of the sweep, as settings say.
+// The sizes a unit builds measurements for, as settings say.
 std::vector<long long> sizes(settings const& s);
 
 }  // namespace rivals

@@ -104,7 +104,11 @@ struct buffers {
   long long max_n = 0;
   accumulator* partials = nullptr;  // a slot per block, for the decomposition of reduce's time
 
-  buffers(settings const& s, std::size_t bytes_per_item, unsigned long long seed) {
+  bool dry = false;  // settings::dry: nothing allocated, the calls never made
+
+  buffers(settings const& s, std::size_t bytes_per_item, unsigned long long seed) : dry(s.dry) {
+    max_n = 1ll << s.max_log2;
+    if (dry) return;
     std::size_t free_bytes = 0, total = 0;
     CASCADE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
     int lg = s.max_log2;
@@ -124,7 +128,7 @@ struct buffers {
   buffers(buffers const&) = delete;
   buffers& operator=(buffers const&) = delete;
   void reserve_temp(std::size_t bytes) {
-    if (bytes <= temp_bytes) return;
+    if (bytes <= temp_bytes || dry) return;
     cudaFree(temp);
     CASCADE_CUDA_CHECK(cudaMalloc(&temp, bytes));
     temp_bytes = bytes;
@@ -211,7 +215,7 @@ void add_tables(measurement& m, item const* in, accumulator* d_out, long long n,
 }
 
 template <class CascadeOp, class CubOp>
-void reduce_op(settings const& s, cascade_bench::timer& t, sink& out, buffers& b, char const* op_name) {
+void reduce_op(settings const& s, sink& out, buffers& b, char const* op_name) {
   constexpr bool is_plus = std::is_same_v<CascadeOp, cascade::plus>;
   accumulator const init = cascade::identity<CascadeOp, accumulator>::value();
   accumulator* const d_out = static_cast<accumulator*>(b.out);
@@ -269,14 +273,14 @@ void reduce_op(settings const& s, cascade_bench::timer& t, sink& out, buffers& b
     }
     m.agree = &accumulators_agree<is_plus>;
     m.format = &format_accumulator<>;
-    measure(t, s, m, out);
+    out.add(std::move(m));
   }
 }
 
-void run_reduce(settings const& s, cascade_bench::timer& t, sink& out) {
-  buffers b(s, sizeof(item), 0x5EED0000ull + sizeof(item) * 7 + std::is_integral_v<item>);
-  reduce_op<cascade::plus, cuda::std::plus<accumulator>>(s, t, out, b, "plus");
-  reduce_op<cascade::minimum, cuda::minimum<accumulator>>(s, t, out, b, "minimum");
+void run_reduce(settings const& s, sink& out) {
+  auto& b = out.keep<buffers>(s, sizeof(item), 0x5EED0000ull + sizeof(item) * 7 + std::is_integral_v<item>);
+  reduce_op<cascade::plus, cuda::std::plus<accumulator>>(s, out, b, "plus");
+  reduce_op<cascade::minimum, cuda::minimum<accumulator>>(s, out, b, "minimum");
 }
 
 #elif defined(RIVALS_FAMILY_IS_arg)
@@ -346,8 +350,8 @@ void add_arg_shape(measurement& m, item const* in, long long n, void* out) {
                           [in, slot, n] { cascade::argmin_into(shape{}, in, in + n, slot); }});
 }
 
-void run_arg(settings const& s, cascade_bench::timer& t, sink& out) {
-  buffers b(s, sizeof(item), 0xA4600000ull + sizeof(item) * 7 + std::is_integral_v<item>);
+void run_arg(settings const& s, sink& out) {
+  auto& b = out.keep<buffers>(s, sizeof(item), 0xA4600000ull + sizeof(item) * 7 + std::is_integral_v<item>);
   item const* const in = b.items;
   {
     std::size_t bytes = 0, most = 0;
@@ -397,7 +401,7 @@ void run_arg(settings const& s, cascade_bench::timer& t, sink& out) {
         std::memcpy(&a, p, sizeof a);
         return text_indexed(a);
       };
-      measure(t, s, m, out);
+      out.add(std::move(m));
     }
     measurement m = base("minmax", n, sizeof(both));
     m.contenders.push_back({"cub::DeviceReduce::Reduce (min-max pair op)", "cub", "run_to_run (two-phase)",
@@ -438,10 +442,11 @@ void run_arg(settings const& s, cascade_bench::timer& t, sink& out) {
       std::memcpy(&a, p, sizeof a);
       return "{min " + text_indexed(a.min) + ", max " + text_indexed(a.max) + "}";
     };
-    measure(t, s, m, out);
+    out.add(std::move(m));
   }
 
   // What each returns for ties and NaN (not timings): 1000 items.
+  if (s.dry) return;
   std::vector<std::pair<std::string, std::vector<float>>> inputs;
   inputs.push_back({"all equal (1000 x 1)", std::vector<float>(1000, 1.0f)});
   {
@@ -503,8 +508,8 @@ struct square {
   }
 };
 
-void run_transform(settings const& s, cascade_bench::timer& t, sink& out) {
-  buffers b(s, sizeof(item), 0x7A450000ull + sizeof(item));
+void run_transform(settings const& s, sink& out) {
+  auto& b = out.keep<buffers>(s, sizeof(item), 0x7A450000ull + sizeof(item));
   item const* const in = b.items;
   auto* const d_out = static_cast<accumulator*>(b.out);
   {
@@ -536,7 +541,7 @@ void run_transform(settings const& s, cascade_bench::timer& t, sink& out) {
                             false});
     m.agree = &accumulators_agree<true>;
     m.format = &format_accumulator<>;
-    measure(t, s, m, out);
+    out.add(std::move(m));
   }
 }
 
@@ -570,9 +575,9 @@ void add_exact_shapes(measurement& m, item const* in, item* d_out, long long n) 
   add_exact_shape<512, 32, Op>(m, in, d_out, n);
 }
 
-void run_exact(settings const& s, cascade_bench::timer& t, sink& out) {
+void run_exact(settings const& s, sink& out) {
   static_assert(std::is_floating_point_v<item>, "the exact family runs over float and double");
-  buffers b(s, sizeof(item), 0x5EED0000ull + sizeof(item) * 7);
+  auto& b = out.keep<buffers>(s, sizeof(item), 0x5EED0000ull + sizeof(item) * 7);
   item* const d_out = static_cast<item*>(b.out);
   item const* const in = b.items;
   std::size_t bytes = 0;
@@ -614,7 +619,7 @@ void run_exact(settings const& s, cascade_bench::timer& t, sink& out) {
     }
     m.agree = &accumulators_agree<true>;
     m.format = &format_accumulator<>;
-    measure(t, s, m, out);
+    out.add(std::move(m));
   }
 }
 
@@ -626,8 +631,8 @@ void run_exact(settings const& s, cascade_bench::timer& t, sink& out) {
 
 #define RIVALS_RUN2(family) run_##family
 #define RIVALS_RUN(family) RIVALS_RUN2(family)
-void RIVALS_UNIT(RIVALS_FAMILY, RIVALS_ITEM_NAME)(settings const& s, cascade_bench::timer& t, sink& out) {
-  RIVALS_UNIT_IMPL(RIVALS_FAMILY, RIVALS_ITEM_NAME)::RIVALS_RUN(RIVALS_FAMILY)(s, t, out);
+void RIVALS_UNIT(RIVALS_FAMILY, RIVALS_ITEM_NAME)(settings const& s, sink& out) {
+  RIVALS_UNIT_IMPL(RIVALS_FAMILY, RIVALS_ITEM_NAME)::RIVALS_RUN(RIVALS_FAMILY)(s, out);
 }
 
 }  // namespace rivals
