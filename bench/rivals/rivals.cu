@@ -17,9 +17,11 @@
 // the reference (the first CUB call) are taken round by round when the results are read
 // (scripts/results_io.py, rivals_rows). Every state's call is checked once against the reference's
 // result (a disagreement fails the state and the program's exit status), then timed: cascade's hot
-// (bench/support/nvbench_hot.cuh) and NVBench's cold (51 samples) and batch. What each library returns for
-// ties and NaN goes to --notes. Built twice (bench/meson.build): against the toolkit's CCCL and
-// against the newest (PyPI); every state records its CCCL.
+// (bench/support/nvbench_hot.cuh: every call of the size in alternating runs, c0, c1, ..., c0, c1,
+// ..., at the round's first state, as cascade's timer takes rivals) and NVBench's cold (51 samples)
+// and batch, state by state. What each library returns for ties and NaN goes to --notes. Built twice
+// (bench/meson.build): against the toolkit's CCCL and against the newest (PyPI); every state records
+// its CCCL.
 //
 //   cascade-rivals [--families reduce,arg,transform,exact] [--units reduce-float,arg-int8,...]
 //                  [--arg-shapes] [--notes FILE] [NVBench's options: --json FILE, -a Round=[0:4], ...]
@@ -119,6 +121,9 @@ struct checked {
   std::vector<bool> agrees;
   std::vector<std::string> results;
   int ceiling_blocks_per_sm = 0;  // the read ceiling's grid (0: its bytes are not a multiple of 16)
+  // Each round's hot samples, a list per contender and the ceiling last: taken in alternating runs
+  // at the round's first state (support/nvbench_hot.cuh, hot_group_samples).
+  std::map<long long, std::vector<std::vector<double>>> hot;
 };
 
 // The unit whose states run now, with its buffers and measurements (NVBench runs one benchmark's
@@ -148,7 +153,7 @@ live_unit& live(unit const& u) {
   return current;
 }
 
-checked const& check(live_unit& lu, measurement const& m) {
+checked& check(live_unit& lu, measurement const& m) {
   auto const found = lu.checks.find(&m);
   if (found != lu.checks.end()) return found->second;
   checked c;
@@ -193,13 +198,30 @@ void describe(nvbench::state& state, measurement const& m, std::string const& na
                             ", \"agrees\": " + agrees + ", \"cccl\": " + quoted(cccl_version()) + "}");
 }
 
+void read_ceiling(measurement const& m, int blocks_per_sm) {
+  cascade_measure::read_once(m.items, static_cast<std::size_t>(m.bytes), blocks_per_sm);
+}
+
+// The hot samples of the state's call (the i-th contender, or the ceiling after them), from the
+// round's alternating runs of every call of the measurement.
+std::vector<double> const& hot_samples(checked& c, measurement const& m, long long round, std::size_t i) {
+  auto found = c.hot.find(round);
+  if (found == c.hot.end()) {
+    std::vector<std::function<void()>> calls;
+    for (auto const& x : m.contenders) calls.push_back(x.call);
+    if (int const per_sm = c.ceiling_blocks_per_sm) calls.push_back([&m, per_sm] { read_ceiling(m, per_sm); });
+    found = c.hot.emplace(round, cascade_nvbench::hot_group_samples(calls)).first;
+  }
+  return found->second[i];
+}
+
 template <class Call>
-void time_state(nvbench::state& state, measurement const& m, Call const& call) {
+void time_state(nvbench::state& state, measurement const& m, std::vector<double> const& hot, Call const& call) {
   // The calls enqueue on the legacy default stream: NVBench's events, flush and blocking kernel too.
   state.set_cuda_stream(nvbench::make_cuda_stream_view(cudaStream_t{}));
   state.add_element_count(m.n);
   state.add_global_memory_reads(static_cast<std::size_t>(m.bytes));
-  cascade_nvbench::add_hot(state, call);
+  cascade_nvbench::add_hot_samples(state, hot);
   state.exec([&](nvbench::launch&) { call(); });
 }
 
@@ -212,15 +234,15 @@ void run_state(nvbench::state& state) {
   if (found == lu.by_key.end()) return state.skip("no measurement of this size (2^10..2^30, as device memory allows)");
   measurement const& m = *found->second;
   std::string const who = state.get_string("Contender");
-  auto const& c = check(lu, m);
+  long long const round = state.get_int64("Round");
+  auto& c = check(lu, m);
   if (who == ceiling_label) {
     if (c.ceiling_blocks_per_sm == 0) return state.skip("the ceiling reads 16-byte loads: bytes not a multiple of 16");
     describe(state, m, ceiling_label, "ceiling", std::to_string(c.ceiling_blocks_per_sm) + " blocks of 512 an SM", "",
              "null");
     int const per_sm = c.ceiling_blocks_per_sm;
-    return time_state(state, m, [&m, per_sm] {
-      cascade_measure::read_once(m.items, static_cast<std::size_t>(m.bytes), per_sm);
-    });
+    auto const& hot = hot_samples(c, m, round, m.contenders.size());
+    return time_state(state, m, hot, [&m, per_sm] { read_ceiling(m, per_sm); });
   }
   for (std::size_t i = 0; i < m.contenders.size(); ++i) {
     auto const& x = m.contenders[i];
@@ -229,11 +251,11 @@ void run_state(nvbench::state& state) {
       std::string const why = m.family + " " + m.config + " n=" + std::to_string(m.n) + ": " + who + " gives " +
                               c.results[i] + ", " + label(m.contenders[m.reference]) + " gives " +
                               c.results[m.reference];
-      if (state.get_int64("Round") == 0) return cascade_nvbench::disagree(state, why);
+      if (round == 0) return cascade_nvbench::disagree(state, why);
       return state.skip("DISAGREES: " + why);
     }
     describe(state, m, x.name, x.library, x.mode, c.results[i], x.checked ? "true" : "null");
-    return time_state(state, m, x.call);
+    return time_state(state, m, hot_samples(c, m, round, i), x.call);
   }
   state.skip("not a contender of this measurement");
 }
@@ -245,6 +267,17 @@ struct unit_benchmark {
 // Before NVBench reads the command line: the program's own options, then one benchmark a unit, its
 // axes from the unit's measurements built without memory (settings::dry).
 void register_units(std::vector<std::string>& args) {
+  {
+    // CUB's single-phase (env) calls allocate their temporary storage with cudaMallocAsync from the
+    // device's default pool. Its default release threshold (0) hands the memory back at every
+    // synchronization, and mapping it again costs 10-40 us of GPU time per call and slows the next
+    // call's first touches (measured 2026-11-24 on an H200): the CUDA guide's advice for allocations in
+    // a loop is to keep it, as here.
+    cudaMemPool_t pool;
+    CASCADE_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+    cuda::std::uint64_t keep = ~cuda::std::uint64_t{0};
+    CASCADE_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  }
   auto& s = program_settings();
   s.arg_shapes = cascade_nvbench::take_flag(args, "--arg-shapes");
   auto const split = [](std::string const& list) {

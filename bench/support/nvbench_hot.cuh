@@ -5,7 +5,8 @@
 // about 2^24 items is the host's launch rate as much as the kernels (docs/notes/nvbench-harness.md).
 // add_hot() takes cascade's hot samples of a state's call and records them as summaries of that
 // state (tags cascade/hot/...), so NVBench's own output, its JSON included, carries them beside its
-// cold and batch times.
+// cold and batch times; hot_group_samples() takes rivals' in alternating runs, as cascade's timer
+// does, for a program to record each at its own state.
 #pragma once
 
 #include <nvbench/nvbench.cuh>
@@ -24,11 +25,8 @@ inline cascade_bench::timer& hot_timer() {
   return t;
 }
 
-// `call()` enqueues the state's work on the legacy default stream. Up to 51 runs, fewer for a long
-// call (src/measure/timer.cuh's budget), after a warm-up run that fills L2.
-template <class Call>
-void add_hot(nvbench::state& state, Call&& call) {
-  auto us = hot_timer().samples_us_budget(call, cascade_bench::mode::hot);
+// Records cascade's hot samples of a state's call (microseconds) as the state's summaries.
+inline void add_hot_samples(nvbench::state& state, std::vector<double> us) {
   std::sort(us.begin(), us.end());
   auto const put = [&state](char const* tag, char const* name, char const* description, double seconds) {
     auto& s = state.add_summary(tag);
@@ -46,6 +44,21 @@ void add_hot(nvbench::state& state, Call&& call) {
   n.set_string("hint", "sample_size");
   n.set_string("description", "runs in cascade's hot measurement");
   n.set_int64("value", static_cast<std::int64_t>(us.size()));
+}
+
+// `call()` enqueues the state's work on the legacy default stream. Up to 51 runs, fewer for a long
+// call (src/measure/timer.cuh's budget), after a warm-up run that fills L2.
+template <class Call>
+void add_hot(nvbench::state& state, Call&& call) {
+  add_hot_samples(state, hot_timer().samples_us_budget(call, cascade_bench::mode::hot));
+}
+
+// The hot samples of several calls in alternating runs (c0, c1, ..., c0, c1, ...), as cascade's
+// timer takes rivals' times: a program takes them once, at the first of the calls' states, and
+// records each call's at its own state (add_hot_samples), since NVBench runs one state at a time.
+template <class Call>
+std::vector<std::vector<double>> hot_group_samples(std::vector<Call> const& calls) {
+  return hot_timer().group_samples_us_budget(calls, cascade_bench::mode::hot);
 }
 
 }  // namespace cascade_nvbench

@@ -114,14 +114,22 @@ class timer {
   template <class F>
   std::vector<double> median_group_us_budget(std::vector<F> const& calls, mode m, int max_runs = 51,
                                              double budget_us = 2e5) {
+    std::vector<double> us;
+    for (auto& v : group_samples_us_budget(calls, m, max_runs, budget_us)) us.push_back(median_of(v));
+    return us;
+  }
+
+  // The same runs, every run's time in microseconds, a list per call (for a harness that keeps its
+  // own statistics: bench/support/nvbench_hot.cuh).
+  template <class F>
+  std::vector<std::vector<double>> group_samples_us_budget(std::vector<F> const& calls, mode m, int max_runs = 51,
+                                                           double budget_us = 2e5) {
     double one = 0;
     for (auto const& c : calls) one = std::max(one, median_us(c, m, 2, 1));
     int const runs = runs_within(one * static_cast<double>(calls.size()), max_runs, budget_us);
-    std::vector<std::vector<float>> ms(calls.size(), std::vector<float>(runs));
+    std::vector<std::vector<double>> us(calls.size(), std::vector<double>(runs));
     for (int i = 0; i < runs; ++i)
-      for (std::size_t k = 0; k < calls.size(); ++k) ms[k][i] = once_ms(calls[k], m);
-    std::vector<double> us;
-    for (auto& v : ms) us.push_back(median_of(v) * 1e3);
+      for (std::size_t k = 0; k < calls.size(); ++k) us[k][i] = once_ms(calls[k], m) * 1e3;
     return us;
   }
 
