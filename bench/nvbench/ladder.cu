@@ -47,6 +47,7 @@ struct current_input {
 template <class T>
 current_input<T>& input_of(long long n) {
   static current_input<T> current;
+  if (!current.in) cascade_nvbench::before_exit().push_back([] { current.in.reset(); });
   if (!current.in || current.in->n != n) {
     current.in.reset();
     current.in = std::make_unique<device_input<T>>(n);

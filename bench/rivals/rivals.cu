@@ -140,8 +140,14 @@ settings& program_settings() {
   return s;
 }
 
-live_unit& live(unit const& u) {
+live_unit& current_unit() {
   static live_unit current;
+  return current;
+}
+
+live_unit& live(unit const& u) {
+  auto& current = current_unit();
+  if (current.u == nullptr) cascade_nvbench::before_exit().push_back([] { current_unit() = live_unit{}; });
   if (current.u != &u) {
     current = live_unit{};
     current.u = &u;

@@ -13,16 +13,27 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "measure/timer.cuh"
+#include "nvbench_program.cuh"
 
 namespace cascade_nvbench {
 
-// One timer for the program: it holds the spin kernel's events and a flush buffer (2x L2).
-inline cascade_bench::timer& hot_timer() {
-  static cascade_bench::timer t;
+// One timer for the program: it holds the spin kernel's events and a flush buffer (2x L2), freed
+// before main() returns (before_exit).
+inline std::unique_ptr<cascade_bench::timer>& hot_timer_holder() {
+  static std::unique_ptr<cascade_bench::timer> t;
   return t;
+}
+inline cascade_bench::timer& hot_timer() {
+  auto& t = hot_timer_holder();
+  if (!t) {
+    t = std::make_unique<cascade_bench::timer>();
+    before_exit().push_back([] { hot_timer_holder().reset(); });
+  }
+  return *t;
 }
 
 // Records cascade's hot samples of a state's call (microseconds) as the state's summaries.

@@ -2,6 +2,7 @@
 // nvbench_program.cuh describes (--versions, --notes, a program's own options, the exit status).
 #include "nvbench_program.cuh"
 
+#include <cstdio>
 #include <cstring>
 
 #include "nvbench_check.cuh"
@@ -11,7 +12,7 @@ int main(int argc, char** argv) try {
   std::vector<std::string> args = nvbench::detail::main_convert_args(argc, argv);
   std::string const notes_path = cascade_nvbench::take_option(args, "--notes");
   if (auto const hook = cascade_nvbench::before_parse()) hook(args);
-  NVBENCH_MAIN_INITIALIZE(argc, argv);
+  nvbench::detail::main_initialize(argc, argv);
   {
     nvbench::option_parser parser;
     parser.parse(args);
@@ -20,11 +21,15 @@ int main(int argc, char** argv) try {
     NVBENCH_MAIN_PRINT_EPILOGUE(parser);
     NVBENCH_MAIN_PRINT_RESULTS(parser);
   }
-  NVBENCH_MAIN_FINALIZE();
+  for (auto hook = cascade_nvbench::before_exit().rbegin(); hook != cascade_nvbench::before_exit().rend(); ++hook)
+    (*hook)();
   if (!notes_path.empty() && !cascade_nvbench::write_notes(notes_path)) {
     std::fprintf(stderr, "cannot write %s\n", notes_path.c_str());
     return 1;
   }
+  // Not NVBench's main_finalize(), which resets the device: cascade's own statics (its scratch pool,
+  // its page-locked result blocks) free their memory when the program exits, and freeing into a reset
+  // context faulted now and then (cudaFree and cudaFreeHost answered "invalid argument" first).
   return cascade_nvbench::exit_status();
 }
 NVBENCH_MAIN_CATCH_EXCEPTIONS

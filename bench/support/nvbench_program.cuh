@@ -44,6 +44,13 @@ inline args_hook& before_parse() {
   return hook;
 }
 
+// What a program frees before main() returns (device memory it holds in statics), while the CUDA
+// runtime is certainly still up: called last to first.
+inline std::vector<void (*)()>& before_exit() {
+  static std::vector<void (*)()> hooks;
+  return hooks;
+}
+
 // `--name VALUE` taken out of args: VALUE, or `otherwise` when absent.
 inline std::string take_option(std::vector<std::string>& args, std::string const& name, std::string otherwise = {}) {
   for (std::size_t i = 0; i + 1 < args.size(); ++i)
