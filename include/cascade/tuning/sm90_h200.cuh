@@ -206,12 +206,15 @@ struct table<sm90_h200, 8, op_kind::min_max> {
 
 // [entry 8 arg] written by hand, not tuned, as the 4 arg entry: double items (the same three shapes
 // were the closest to the best; <256, 8, flagged> up to 2^19.25 here, where <512, 16> took over at
-// 2^18.25 for floats).
+// 2^18.25 for floats). From 2^15.5 to 2^16.25 <512, 8, cluster>: 12 shapes at 2^15.5..2^18 against
+// CUB 3.5.0 (docs/notes/arg-pairs.md), minmax of 2^16 doubles 6.46 us hot where <256, 8, flagged>
+// took 7.30 and CUB 6.94; past 2^16.25 no shape was faster than <256, 8, flagged>.
 template <>
 struct table<sm90_h200, 8, op_kind::arg> {
   using type = ranges<range<1722, policy<256, 4, tree::shuffle, finish::cluster>>,
                       range<2435, policy<256, 8, tree::shuffle, finish::flagged>>,
-                      range<55109, policy<256, 4, tree::shuffle, finish::cluster>>,
+                      range<46340, policy<256, 4, tree::shuffle, finish::cluster>>,
+                      range<77935, policy<512, 8, tree::shuffle, finish::cluster>>,
                       range<623487, policy<256, 8, tree::shuffle, finish::flagged>>,
                       range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
 };
