@@ -39,6 +39,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -108,7 +109,6 @@ void note(sink& out, std::string const& family, std::string const& item, std::st
                      ", \"input\": " + quoted(input) + ", \"library\": " + quoted(library) +
                      ", \"cccl\": " + quoted(cccl_version()) + ", \"result\": " + quoted(result) + "}");
 }
-
 
 namespace {
 
@@ -300,9 +300,13 @@ void register_units(std::vector<std::string>& args) {
   };
   auto const families = split(cascade_nvbench::take_option(args, "--families"));
   auto const only = split(cascade_nvbench::take_option(args, "--units"));
+  // A name that matches nothing would leave no -b, and NVBench would run every benchmark.
   for (auto const& x : only)
     if (std::none_of(units().begin(), units().end(), [&](unit const& u) { return x == u.key; }))
       throw std::invalid_argument("cascade-rivals: unknown unit " + x + " (the units: --list)");
+  for (auto const& x : families)
+    if (std::none_of(units().begin(), units().end(), [&](unit const& u) { return x == u.family; }))
+      throw std::invalid_argument("cascade-rivals: unknown family " + x + " (reduce, arg, transform, exact)");
   for (auto const& u : units()) {
     settings dry = s;
     dry.dry = true;
