@@ -31,7 +31,7 @@ def load_result(path):
         return json.load(f)
 
 
-# NVBench programs' results (bench/nvbench/, written by scripts/nvbench-run.sh): {"environment":
+# NVBench programs' results (bench/README.md, "On NVBench"; written by scripts/nvbench-run.sh): {"environment":
 # {...}, "nvbench": NVBench's JSON}. Each state becomes a row: the benchmark's name, its axis values
 # by axis name (type axes by NVBench's short names: I32, F32, ...), and its times in microseconds.
 NVBENCH_TIMES = {
@@ -39,7 +39,7 @@ NVBENCH_TIMES = {
     'cold_mean_us': 'nv/cold/time/gpu/mean',
     'cold_cpu_us': 'nv/cold/time/cpu/median',   # the host's clock around the same launches
     'batch_us': 'nv/batch/time/gpu/mean',       # NVBench: launches back to back
-    'hot_us': 'cascade/hot/time/gpu/median',    # cascade's hot (bench/nvbench/hot.cuh)
+    'hot_us': 'cascade/hot/time/gpu/median',    # cascade's hot (bench/support/nvbench_hot.cuh)
     'hot_min_us': 'cascade/hot/time/gpu/min',
     'hot_max_us': 'cascade/hot/time/gpu/max',
 }
@@ -69,13 +69,13 @@ def nvbench_rows(doc):
             for axis in state['axis_values']:
                 value = axis['value']
                 row[axis['name']] = int(value) if axis['type'] == 'int64' else value
-            summaries = {s['tag']: s for s in state.get('summaries') or []}
+            values = {s['tag']: next(d['value'] for d in s['data'] if d['name'] == 'value')
+                      for s in state.get('summaries') or []}
             for key, tag in NVBENCH_TIMES.items():
-                if tag in summaries:
-                    value = {d['name']: d['value'] for d in summaries[tag]['data']}['value']
-                    row[key] = float(value) * 1e6
-            if 'cascade/rivals/row' in summaries:  # cascade-rivals: what the state is (a JSON object)
-                row['row'] = json.loads({d['name']: d['value'] for d in summaries['cascade/rivals/row']['data']}['value'])
+                if tag in values:
+                    row[key] = float(values[tag]) * 1e6
+            if 'cascade/rivals/row' in values:  # cascade-rivals: what the state is (a JSON object)
+                row['row'] = json.loads(values['cascade/rivals/row'])
             rows.append(row)
     return rows
 

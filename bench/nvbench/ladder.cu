@@ -138,12 +138,17 @@ void ladder(nvbench::state& state) {
   state.skip("no kernel " + kernel);
 }
 
-// The names of the trees this program was compiled with (cascade/tree/all.cuh), without "tree::".
+// A tree's name without "tree::", as the Tree axis names it.
+template <class Tree>
+std::string short_name() {
+  return std::string(Tree::name).substr(std::string("tree::").size());
+}
+
+// The names of the trees this program was compiled with (cascade/tree/all.cuh).
 std::vector<std::string> tree_names() {
   std::vector<std::string> names;
-  cascade::detail::for_each_type(cascade::tree::compiled{}, [&](auto tree) {
-    names.push_back(std::string(decltype(tree)::name).substr(std::string("tree::").size()));
-  });
+  cascade::detail::for_each_type(cascade::tree::compiled{},
+                                 [&](auto tree) { names.push_back(short_name<decltype(tree)>()); });
   return names;
 }
 
@@ -164,7 +169,7 @@ void trees(nvbench::state& state, nvbench::type_list<T>) {
   bool found = false;
   cascade::detail::for_each_type(cascade::tree::compiled{}, [&](auto tree) {
     using Tree = decltype(tree);
-    if (found || std::string(Tree::name).substr(std::string("tree::").size()) != name) return;
+    if (found || short_name<Tree>() != name) return;
     found = true;
     // Sequential float atomics (tree::none) lose small addends once the sum is large: their sum
     // differs from CUB's by design (docs/strategies.md), so it is timed unchecked.

@@ -39,6 +39,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -120,7 +121,8 @@ constexpr char const* ceiling_label = "read ceiling";
 struct checked {
   std::vector<bool> agrees;
   std::vector<std::string> results;
-  int ceiling_blocks_per_sm = 0;  // the read ceiling's grid (0: its bytes are not a multiple of 16)
+  // The read ceiling's launch, the best of four grids (none where the bytes are not a multiple of 16).
+  std::optional<cascade_measure::read_launch> ceiling;
   // Each round's hot samples, a list per contender: taken in alternating runs at the round's first
   // state (support/nvbench_hot.cuh, hot_group_samples).
   std::map<long long, std::vector<std::vector<double>>> hot;
@@ -177,15 +179,10 @@ checked& check(live_unit& lu, measurement const& m) {
     c.agrees.push_back(!m.contenders[i].checked || agree(results[i].data(), results[m.reference].data()));
     c.results.push_back(format(results[i].data()));
   }
-  if (std::fmod(m.bytes, 16.0) == 0) {  // the ceiling's grid: the best of four, hot
-    double best = 1e300;
-    for (int per_sm : {2, 4, 8, 16}) {
-      double const us = cascade_measure::read_ceiling_us(cascade_nvbench::hot_timer(), m.items,
-                                                         static_cast<std::size_t>(m.bytes), cascade_bench::mode::hot,
-                                                         per_sm);
-      if (us < best) best = us, c.ceiling_blocks_per_sm = per_sm;
-    }
-  }
+  if (std::fmod(m.bytes, 16.0) == 0)
+    c.ceiling = cascade_measure::best_read(cascade_nvbench::hot_timer(), m.items, static_cast<std::size_t>(m.bytes),
+                                           cascade_bench::mode::hot)
+                    .first;
   return lu.checks[&m] = std::move(c);
 }
 
@@ -202,10 +199,6 @@ void describe(nvbench::state& state, measurement const& m, std::string const& na
                             ", \"mode\": " + quoted(mode) + ", \"reference\": " +
                             quoted(label(m.contenders[m.reference])) + ", \"result\": " + quoted(result) +
                             ", \"agrees\": " + agrees + ", \"cccl\": " + quoted(cccl_version()) + "}");
-}
-
-void read_ceiling(measurement const& m, int blocks_per_sm) {
-  cascade_measure::read_once(m.items, static_cast<std::size_t>(m.bytes), blocks_per_sm);
 }
 
 // The hot samples of the state's call (the i-th contender), from the round's alternating runs of
@@ -244,11 +237,10 @@ void run_state(nvbench::state& state) {
   long long const round = state.get_int64("Round");
   auto& c = check(lu, m);
   if (who == ceiling_label) {
-    if (c.ceiling_blocks_per_sm == 0) return state.skip("the ceiling reads 16-byte loads: bytes not a multiple of 16");
-    describe(state, m, ceiling_label, "ceiling", std::to_string(c.ceiling_blocks_per_sm) + " blocks of 512 an SM", "",
+    if (!c.ceiling) return state.skip("the ceiling reads 16-byte loads: bytes not a multiple of 16");
+    auto const& ceiling = *c.ceiling;
+    describe(state, m, ceiling_label, "ceiling", std::to_string(ceiling.blocks_per_sm) + " blocks of 512 an SM", "",
              "null");
-    int const per_sm = c.ceiling_blocks_per_sm;
-    auto const ceiling = [&m, per_sm] { read_ceiling(m, per_sm); };
     return time_state(state, m, cascade_nvbench::hot_timer().samples_us_budget(ceiling, cascade_bench::mode::hot),
                       ceiling);
   }

@@ -36,26 +36,38 @@ unsigned* sink() {
 
 }  // namespace
 
-void read_once(void const* d, std::size_t bytes, int blocks_per_sm) {
+read_launch::read_launch(void const* d_, std::size_t bytes_, int blocks_per_sm_)
+    : d(d_), bytes(bytes_), blocks_per_sm(blocks_per_sm_) {
   int device = 0, sms = 0;
   CASCADE_CUDA_CHECK(cudaGetDevice(&device));
   CASCADE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  std::size_t const count = bytes / 16;
-  unsigned const grid = static_cast<unsigned>(std::min<std::size_t>(sms * blocks_per_sm, (count + 511) / 512));
-  read_kernel<<<grid, 512>>>(static_cast<uint4 const*>(d), count, sink());
+  grid = static_cast<unsigned>(std::min<std::size_t>(sms * blocks_per_sm, (bytes / 16 + 511) / 512));
+  sink();  // allocated before any timed run
+}
+
+void read_launch::operator()() const {
+  read_kernel<<<grid, 512>>>(static_cast<uint4 const*>(d), bytes / 16, sink());
   CASCADE_CUDA_CHECK(cudaGetLastError());
 }
 
 double read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, cascade_bench::mode m,
                        int blocks_per_sm) {
-  sink();  // allocated before the timed runs
-  return t.median_us_budget([&] { read_once(d, bytes, blocks_per_sm); }, m, 51, 1e5);
+  return t.median_us_budget(read_launch(d, bytes, blocks_per_sm), m, 51, 1e5);
+}
+
+std::pair<read_launch, double> best_read(cascade_bench::timer& t, void const* d, std::size_t bytes,
+                                         cascade_bench::mode m) {
+  std::pair<read_launch, double> best{{}, 1e300};
+  for (int per_sm : {2, 4, 8, 16}) {
+    read_launch const launch(d, bytes, per_sm);
+    double const us = t.median_us_budget(launch, m, 51, 1e5);
+    if (us < best.second) best = {launch, us};
+  }
+  return best;
 }
 
 double best_read_ceiling_us(cascade_bench::timer& t, void const* d, std::size_t bytes, cascade_bench::mode m) {
-  double best = 1e300;
-  for (int per_sm : {2, 4, 8, 16}) best = std::min(best, read_ceiling_us(t, d, bytes, m, per_sm));
-  return best;
+  return best_read(t, d, bytes, m).second;
 }
 
 }  // namespace cascade_measure

@@ -84,11 +84,12 @@ class timer {
   // to 5 when one run is long (a seed kernel at 2^30 items), so sweeps stay bounded.
   template <class F>
   double median_us_budget(F&& run, mode m, int max_runs = 51, double budget_us = 2e5) {
-    return median_us(run, m, 1, runs_within(median_us(run, m, 2, 1), max_runs, budget_us));
+    auto us = samples_us_budget(run, m, max_runs, budget_us);
+    return median_of(us);
   }
 
   // Every run's time in microseconds, as median_us_budget takes them (for a harness that keeps its
-  // own statistics: bench/nvbench/hot.cuh).
+  // own statistics: bench/support/nvbench_hot.cuh).
   template <class F>
   std::vector<double> samples_us_budget(F&& run, mode m, int max_runs = 51, double budget_us = 2e5) {
     int const runs = runs_within(median_us(run, m, 2, 1), max_runs, budget_us);
