@@ -1,26 +1,35 @@
-// cascade-family: count, count_if, min/max/minmax_element, inner_product, any_of and the device-held count
-// (device_values.cuh) against their rivals in the same process, each beside cascade::reduce_into over the
-// same bytes (the baseline: an algorithm built on reduce should read as fast as reduce), at 2^16..2^30 items:
-//   count, count_if  int32 (== 7; odd), float (x < 0.5f): *_into against cub::DeviceReduce::TransformReduce
-//   *_element        float, int32: *_element_into against DeviceReduce::ArgMin, ArgMax (minmax: both, two
-//                    passes: CUB has no ArgMinMax); the baseline is reduce_into with minimum
-//   inner_product    inner_product_into against TransformReduce over a zip iterator; the baseline reads 2n floats
-//   any_of           is_nan over 2^28 and 2^30 floats, the first NaN at 1%, at 50%, none
-//   device_count     one graph of reduce_into(device_count(d_n, 2^28)) replayed at 100 sizes, against a graph
-//                    captured per size and the plain launch
-// Device calls: CUDA events in alternating runs (timer.cuh), hot (behind the spin kernel: launch excluded,
-// as nvbench), hot_idle (GPU idle first: launch included) and cold. The calls that return to the host,
-// cascade's and Thrust's, alternate by the host clock. Results are checked against cascade's before timing
-// (exact for counts and positions): a mismatch stops the program with status 1, except in device_count,
-// where it is warned of, its rows marked, and the status is 1 at the end.
+// cascade-family: count, count_if, min/max/minmax_element, inner_product, any_of, reduce_by_key and the
+// device-held count (device_values.cuh) against their rivals in the same process, each beside
+// cascade::reduce_into over the same bytes (the baseline: an algorithm built on reduce should read as fast as
+// reduce), at 2^16..2^30 items. One unit (an NVBench benchmark) a case:
+//   count          count_if (int32 odd; float x < 0.5f) and count (int32 == 7): *_into against
+//                  cub::DeviceReduce::TransformReduce
+//   element        min/max/minmax_element, float and int32: *_element_into against DeviceReduce::ArgMin, ArgMax
+//                  (minmax: both, two passes: CUB has no ArgMinMax); the baseline is reduce_into with minimum
+//   inner_product  inner_product_into against TransformReduce over a zip iterator; the baseline reads 2n floats
+//   any_of         is_nan over 2^28 and 2^30 floats, the first NaN at 1%, at 50%, none
+//   by_key         reduce_by_key_into of float values under int32 keys in runs of mean length 1, 8, 64, 1024
+//                  and power-law lengths, 2^20..2^28 pairs, against CUB's ReduceByKey (by_key_shapes: also
+//                  under 5 more block shapes)
+//   device_count   one graph of reduce_into(device_count(d_n, 2^28)) replayed at 100 sizes, against a graph
+//                  captured per size and the plain launch
+// Each of them also in its host-returning form (cascade::count, ...) against Thrust's. The driver is
+// bench/support/contest.cu's: axes Contender, Round (0 only), Elements (the sizes) and Config ("count_if/odd",
+// "min_element/float", ...); every result checked once against cascade's *_into call's (exact for counts and
+// positions; any_of's against the NaN's presence), then timed: the device calls' hot in alternating runs and
+// NVBench's cold and batch; the host-returning calls by the host clock in alternating runs (hot, launch
+// included) and NVBench's synchronous cold; the read ceiling of each input beside them. Rows carry
+// "clock": "gpu" or "host" as before. Ratios are against cascade's *_into call, host-returning calls' too.
 //
-//   cascade-family [--out FILE] [--commit SHA] [--driver VERSION] [--max-log2 30] [--quick]
-//                  [--cases count,element,inner_product,any_of,device_count,by_key,by_key_shapes]
+//   cascade-family [--cases count,element,inner_product,any_of,device_count,by_key,by_key_shapes]
+//                  [--max-log2 30] [--quick] [--units ...] [NVBench's options: --json FILE, ...]
+//   scripts/nvbench-run.sh build-bench/bench/cascade-family OUT.json [--cases ...]
+// --cases selects units as --units does (by_key_shapes: the by_key unit under its 5 more shapes); --quick:
+// sizes up to 2^20.
 #include <cascade/algorithm/reduce_by_key.cuh>
 #include <cascade/cascade.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
-#include <cuda/std/version>
 #include <thrust/count.h>
 #include <thrust/execution_policy.h>
 #include <thrust/extrema.h>
@@ -33,24 +42,41 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "measure/env.cuh"
 #include "measure/fill.cuh"
-#include "measure/timer.cuh"
+#include "support/contest.cuh"
+#include "support/nvbench_program.cuh"
 
 namespace {
 
-using cascade_bench::mode;
-using reader_t = std::function<std::vector<double>()>;
+using contest::contender;
+using contest::device_array;
+using contest::measurement;
+using contest::sink;
+using contest::timing;
+
 cascade::default_policy const policy{};
+
+struct settings {
+  std::vector<std::string> cases;  // --cases: empty, every unit (by_key without its extra shapes)
+  int max_log2 = 30;
+  bool shapes = false;  // by_key also under 5 more block shapes (by_key_shapes)
+};
+settings& program_settings() {
+  static settings s;
+  return s;
+}
 
 struct is_odd { __host__ __device__ bool operator()(std::int32_t x) const { return (x & 1) != 0; } };
 struct below_half { __host__ __device__ bool operator()(float x) const { return x < 0.5f; } };
@@ -67,21 +93,39 @@ struct product {
 template <class T>
 char const* item_name() { return std::is_same_v<T, float> ? "float" : "int32"; }
 int log2_of(long long n) { return static_cast<int>(std::lround(std::log2(static_cast<double>(n)))); }
-std::string num(double x, char const* format = "%.4f", char const* missing = "null") {
-  char b[32];
-  return std::isfinite(x) ? (std::snprintf(b, sizeof b, format, x), std::string(b)) : std::string(missing);
+
+// A result as every contender gives it, whatever its slot's type: up to two numbers (a count, a position, a
+// sum; minmax's two positions), none for the baselines, which compute something else.
+struct values {
+  int size = 0;
+  double v[2] = {0, 0};
+};
+using result_fn = std::function<std::vector<unsigned char>()>;
+std::vector<unsigned char> bytes_of(values const& x) {
+  std::vector<unsigned char> b(sizeof x);
+  std::memcpy(b.data(), &x, sizeof x);
+  return b;
 }
-std::string quoted(std::string const& s) {
-  std::string q = "\"";
-  for (char c : s) q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return q + "\"";
+values values_at(void const* p) {
+  values x;
+  std::memcpy(&x, p, sizeof x);
+  return x;
 }
-std::string text(std::vector<double> const& v) {
+values one(double x) { return {1, {x, 0}}; }
+std::string text(values const& x) {
   std::string s;
-  for (double x : v) s.append(s.empty() ? "" : " ").append(num(x, "%.9g", "nan"));
+  char b[32];
+  for (int i = 0; i < x.size; ++i) std::snprintf(b, sizeof b, "%.9g", x.v[i]), s.append(i ? " " : "").append(b);
   return s;
 }
-std::vector<double> one(double x) { return {x}; }
+// Exact for counts and positions; float sums within a loose relative bound.
+bool close(values const& got, values const& want, bool exact) {
+  if (got.size != want.size) return false;
+  for (int i = 0; i < want.size; ++i)
+    if (exact ? got.v[i] != want.v[i] : !(std::fabs(got.v[i] - want.v[i]) <= 1e-4 * std::fabs(want.v[i]) + 1e-6))
+      return false;
+  return true;
+}
 
 // A result slot read back (bool as its byte, so that a poisoned slot shows).
 template <class T>
@@ -91,307 +135,346 @@ double fetch(T const* p) {
   return static_cast<double>(v);
 }
 template <class T>
-reader_t reader(T const* a, T const* b = nullptr) {
-  return [a, b] { return b ? std::vector<double>{fetch(a), fetch(b)} : one(fetch(a)); };
+result_fn reader(T const* a, T const* b = nullptr) {
+  return [a, b] {
+    values x = one(fetch(a));
+    if (b) x.v[x.size++] = fetch(b);
+    return bytes_of(x);
+  };
 }
 
-struct contender {
-  std::string name, library;
-  std::function<void()> call;  // device calls enqueue on the legacy default stream, as timer.cuh wants
-  reader_t read;               // empty: computes something else (the same-bytes bar), not compared
-  double reads = 1;            // passes over the input, for GB/s
-  bool gbps = true;            // false where the data decides the bytes read (any_of's early exit)
-};
+char const* const gpu_clock = ", \"clock\": \"gpu\"";
 
+contender device_call(std::string name, std::function<void()> call, result_fn result, std::string fields = {}) {
+  contender c{std::move(name), "cascade", "", std::move(call)};
+  c.fields = gpu_clock + fields;
+  c.result = std::move(result);
+  return c;
+}
+// A baseline: reduce_into over the same bytes, its result not compared.
+contender baseline(std::string name, std::function<void()> call) {
+  contender c = device_call(std::move(name), std::move(call), [] { return bytes_of(values{}); });
+  c.checked = false;
+  return c;
+}
 // A call that returns to the host, its result kept for the check.
 template <class F>
 contender to_host(std::string name, std::string library, F f) {
-  auto const r = std::make_shared<std::vector<double>>();
-  return {std::move(name), std::move(library), [r, f] { *r = f(); }, [r] { return *r; }};
+  auto const r = std::make_shared<values>();
+  contender c{std::move(name), std::move(library), "", [r, f] { *r = f(); }};
+  c.how = timing::to_host;
+  c.fields = ", \"clock\": \"host\"";
+  c.result = [r] { return bytes_of(*r); };
+  return c;
 }
 template <class C, class T>
-std::vector<contender> host_pair(std::string const& what, C cascade_call, T thrust_call) {
-  return {to_host("cascade::" + what, "cascade", cascade_call), to_host("thrust::" + what, "thrust", thrust_call)};
+void host_pair(measurement& m, std::string const& what, C cascade_call, T thrust_call) {
+  m.contenders.push_back(to_host("cascade::" + what, "cascade", cascade_call));
+  m.contenders.push_back(to_host("thrust::" + what, "thrust", thrust_call));
 }
 
-struct measurement {
-  measurement(std::string f, std::string c, std::string i, long long count, double b, bool e = true,
-              std::vector<double> x = {})
-      : family(std::move(f)), config(std::move(c)), item(std::move(i)), n(count), bytes(b), exact(e),
-        expected(std::move(x)) {}
-  std::string family, config, item;
-  long long n;
-  double bytes;                         // the input's
-  bool exact;                           // false: float sums, compared within a loose relative bound
-  std::vector<double> expected;         // empty: cascade's result is the reference
-  std::vector<contender> device, host;  // [0]: cascade's, the reference of the ratios; host: cascade, Thrust
-  bool held = false;  // device_count: a mismatch warns and marks the row; no lines of its own, no summary
+// CUB's temporary storage, allocated outside the timed region and grown as a unit's measurements are made:
+// the calls read where it is when they run.
+struct scratch {
+  void* temp = nullptr;
+  std::size_t bytes = 0;
+  scratch() = default;
+  scratch(scratch const&) = delete;
+  scratch& operator=(scratch const&) = delete;
+  ~scratch() { cudaFree(temp); }
 };
 
-struct settings {
-  cascade_bench::options io;
-  std::vector<std::string> cases;
-  int max_log2 = 30, max_runs = 51;
-  double budget_us = 2e5;
-  bool wants(char const* c) const { return cases.empty() || std::find(cases.begin(), cases.end(), c) != cases.end(); }
-};
+// What a unit's build shares: its sink, the result slots (16 bytes each, poisoned before each check) and
+// CUB's storage; dry, none of them, and the calls (never made) point at nothing.
+struct builder {
+  bool dry;
+  sink& out;
+  unsigned char* slots = nullptr;
+  scratch* cub_temp = nullptr;
 
-struct family_bench {
-  settings s;
-  cascade_bench::timer t;
-  unsigned char* out = nullptr;  // 16-byte result slots, poisoned before each check
-  void* temp = nullptr;          // CUB's temporary storage, allocated outside the timed region
-  std::size_t temp_bytes = 0;
-  std::vector<std::string> rows, summary;
-  int mismatches = 0;  // device_count's
-
-  explicit family_bench(settings const& x) : s(x) { CASCADE_CUDA_CHECK(cudaMalloc(&out, 256)); }
-  ~family_bench() { cudaFree(out), cudaFree(temp); }
+  builder(bool d, sink& o) : dry(d), out(o) {
+    if (dry) return;
+    slots = out.keep<device_array<unsigned char>>(256).data;
+    cub_temp = &out.keep<scratch>();
+  }
   template <class T>
-  T* slot(int k) const { return reinterpret_cast<T*>(out + 16 * k); }
+  T* slot(int k) const { return slots ? reinterpret_cast<T*>(slots + 16 * k) : nullptr; }
+  template <class T>
+  T* array(long long n) { return dry ? nullptr : out.keep<device_array<T>>(static_cast<std::size_t>(n)).data; }
   std::vector<long long> sizes() const {
     std::vector<long long> v;
     for (int lg : {16, 20, 24, 28, 30})
-      if (lg <= s.max_log2) v.push_back(1ll << lg);
+      if (lg <= program_settings().max_log2) v.push_back(1ll << lg);
     return v;
+  }
+
+  // `items`: the input the read ceiling reads (bytes of it); the reference is the first contender (cascade's).
+  measurement make(std::string family, std::string config, std::string item, long long n, double bytes,
+                   void const* items, bool exact = true) const {
+    measurement m;
+    m.family = std::move(family), m.config = std::move(config), m.item = std::move(item);
+    m.n = n, m.bytes = bytes;
+    m.items = bytes >= 16 ? items : nullptr;
+    m.out = slots, m.out_bytes = 256;
+    m.agree = [exact](void const* mine, void const* reference) {
+      return close(values_at(mine), values_at(reference), exact);
+    };
+    m.format = [](void const* p) { return text(values_at(p)); };
+    return m;
   }
 
   // A two-phase CUB call, f(temp, bytes) -> cudaError_t, its storage sized here.
   template <class F>
-  contender cub(std::string name, F f, reader_t read, double reads = 1) {
-    std::size_t bytes = 0;
-    CASCADE_CUDA_CHECK(f(nullptr, bytes));
-    if (bytes > temp_bytes) cudaFree(temp), CASCADE_CUDA_CHECK(cudaMalloc(&temp, bytes)), temp_bytes = bytes;
-    return {std::move(name), "cub", [this, f] { std::size_t b = temp_bytes; CASCADE_CUDA_CHECK(f(temp, b)); },
-            std::move(read), reads};
-  }
-
-  // t3, r3: this call's and the reference's hot, hot_idle and cold medians.
-  void record(measurement const& m, contender const& c, contender const& ref, char const* clock, double const* t3,
-              double const* r3, std::vector<double> const& got, bool agrees) {
-    double const bytes = m.bytes * c.reads, rated = c.gbps && clock[0] == 'g' ? bytes : NAN;
-    rows.push_back(
-        "{\"kind\": \"timing\", \"family\": " + quoted(m.family) + ", \"config\": " + quoted(m.config) +
-        ", \"item\": " + quoted(m.item) + ", \"n\": " + std::to_string(m.n) + ", \"bytes\": " + num(bytes) +
-        ", \"name\": " + quoted(c.name) + ", \"library\": " + quoted(c.library) + ", \"clock\": " + quoted(clock) +
-        ", \"cccl\": " + quoted(std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
-                                std::to_string(CCCL_PATCH_VERSION)) +
-        ", \"hot_us\": " + num(t3[0]) + ", \"hot_idle_us\": " + num(t3[1]) + ", \"cold_us\": " + num(t3[2]) +
-        ", \"hot_gbps\": " + num(rated / t3[0] / 1e3) + ", \"cold_gbps\": " + num(rated / t3[2] / 1e3) +
-        ", \"reference\": " + quoted(ref.name) + ", \"ratio_hot\": " + num(r3[0] / t3[0]) +
-        ", \"ratio_hot_idle\": " + num(r3[1] / t3[1]) + ", \"ratio_cold\": " + num(r3[2] / t3[2]) +
-        ", \"result\": " + quoted(text(got)) + ", \"agrees\": " + (!c.read ? "null" : agrees ? "true" : "false") + "}");
-    if (m.held) return;
-    char line[320];
-    int const at = std::snprintf(line, sizeof line, "%-14s %-8s %-5s 2^%-2d %-44s", m.family.c_str(),
-                                 m.config.c_str(), m.item.c_str(), log2_of(m.n), c.name.c_str());
-    std::printf("%s %9s %9s %9s %7s\n", line, num(t3[0], "%.2f", "-").c_str(), num(t3[1], "%.2f", "-").c_str(),
-                num(t3[2], "%.2f", "-").c_str(), num(rated / t3[0] / 1e3, "%.0f", "-").c_str());
-    if (&c == &ref) return;
-    std::snprintf(line + at, sizeof line - at, " %6s %6s %6s", num(r3[0] / t3[0], "%.3f", "-").c_str(),
-                  num(r3[1] / t3[1], "%.3f", "-").c_str(), num(r3[2] / t3[2], "%.3f", "-").c_str());
-    summary.push_back(line);
-  }
-
-  // Checks every call against cascade's (or the expected) result, then times them: the device calls'
-  // hot, hot_idle and cold medians, returned.
-  std::vector<std::vector<double>> measure(measurement const& m) {
-    std::fprintf(stderr, "%s %s %s n=%lld ...\n", m.family.c_str(), m.config.c_str(), m.item.c_str(), m.n);
-    std::vector<contender const*> all;
-    for (auto const* v : {&m.device, &m.host})
-      for (auto const& c : *v) all.push_back(&c);
-    std::vector<std::vector<double>> got;
-    for (auto const* c : all) {
-      CASCADE_CUDA_CHECK(cudaMemset(out, 0xA5, 256));
-      c->call();
-      CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
-      got.push_back(c->read ? c->read() : std::vector<double>{});
+  contender cub(std::string name, F f, result_fn result, std::string fields = {}) {
+    if (!dry) {
+      std::size_t bytes = 0;
+      CASCADE_CUDA_CHECK(f(nullptr, bytes));
+      if (bytes > cub_temp->bytes) {
+        CASCADE_CUDA_CHECK(cudaFree(cub_temp->temp));
+        cub_temp->temp = nullptr;
+        CASCADE_CUDA_CHECK(cudaMalloc(&cub_temp->temp, bytes));
+        cub_temp->bytes = bytes;
+      }
     }
-    std::vector<double> const want = m.expected.empty() ? got[0] : m.expected;
-    std::vector<bool> agrees(all.size(), true);
-    for (std::size_t k = 0; k < all.size(); ++k) {
-      bool ok = !all[k]->read || got[k].size() == want.size();
-      for (std::size_t i = 0; ok && all[k]->read && i < want.size(); ++i)
-        ok = m.exact ? got[k][i] == want[i] : std::fabs(got[k][i] - want[i]) <= 1e-4 * std::fabs(want[i]) + 1e-6;
-      if (ok) continue;
-      std::fprintf(stderr, "cascade-family: %s%s %s %s n=%lld: %s gives %s, expected %s\n", m.held ? "WARNING: " : "",
-                   m.family.c_str(), m.config.c_str(), m.item.c_str(), m.n, all[k]->name.c_str(),
-                   text(got[k]).c_str(), text(want).c_str());
-      if (!m.held) std::exit(1);
-      agrees[k] = false, ++mismatches;
-    }
-    std::vector<std::function<void()>> calls;
-    for (auto const& c : m.device) calls.push_back(c.call);
-    std::vector<std::vector<double>> us;
-    for (mode x : {mode::hot, mode::hot_idle, mode::cold})
-      us.push_back(t.median_group_us_budget(calls, x, s.max_runs, s.budget_us));
-    double const ref[3] = {us[0][0], us[1][0], us[2][0]};
-    for (std::size_t k = 0; k < m.device.size(); ++k) {
-      double const t3[3] = {us[0][k], us[1][k], us[2][k]};
-      record(m, m.device[k], m.device[0], "gpu", t3, ref, got[k], agrees[k]);
-    }
-    if (m.host.empty()) return us;
-    // Host clock, as the sweep times thrust::reduce: these calls wait for their result, so there is no
-    // launch-free figure; hot_idle_us is the warm call, cold_us the call after an L2 flush.
-    auto const [ch, th] = t.median_wall_pair_us_budget(m.host[0].call, m.host[1].call, false, s.max_runs, s.budget_us);
-    auto const [cc, tc] = t.median_wall_pair_us_budget(m.host[0].call, m.host[1].call, true, s.max_runs, s.budget_us);
-    double const c3[3] = {NAN, ch, cc}, t3[3] = {NAN, th, tc};
-    std::size_t const k = m.device.size();
-    record(m, m.host[0], m.host[0], "host", c3, c3, got[k], agrees[k]);
-    record(m, m.host[1], m.host[0], "host", t3, c3, got[k + 1], agrees[k + 1]);
-    return us;
+    scratch* const s = cub_temp;
+    contender c{std::move(name), "cub", "", [s, f] {
+                  std::size_t b = s->bytes;
+                  CASCADE_CUDA_CHECK(f(s->temp, b));
+                }};
+    c.fields = gpu_clock + fields;
+    c.result = std::move(result);
+    return c;
   }
 };
 
+// The inputs as before: int32 and float items from the same seeds (fill.cuh: item i depends on i alone, so
+// a shorter buffer holds the same first items).
+template <class T>
+T* filled(builder& b, long long n) {
+  T* const d = b.array<T>(n);
+  if (d) cascade_measure::fill(d, n, std::is_same_v<T, float> ? 0xFA41'0002ull : 0xFA41'0001ull);
+  return d;
+}
+
 // count (ByValue: == 7) or count_if.
 template <bool ByValue, class T, class Pred>
-void count_case(family_bench& b, T const* d, char const* config, Pred pred) {
+void count_case(builder& b, T const* d, char const* config, Pred pred) {
   for (long long n : b.sizes()) {
-    measurement m{ByValue ? "count" : "count_if", config, item_name<T>(), n, double(n) * sizeof(T)};
+    measurement m = b.make(ByValue ? "count" : "count_if", config, item_name<T>(), n, double(n) * sizeof(T), d);
     auto* const cnt = b.slot<std::int64_t>(0);
     auto* const sum = b.slot<T>(1);
     auto* const cub_cnt = b.slot<unsigned>(2);
-    m.device.push_back({ByValue ? "cascade::count_into" : "cascade::count_if_into", "cascade", [=] {
-                          if constexpr (ByValue) cascade::count_into(policy, d, d + n, cnt, T(7));
-                          else cascade::count_if_into(policy, d, d + n, cnt, pred);
-                        }, reader(cnt)});
-    m.device.push_back({"cascade::reduce_into (plus, same bytes)", "cascade",
-                        [=] { cascade::reduce_into(policy, d, d + n, sum, T(0), cascade::plus{}); }, {}});
-    m.device.push_back(b.cub("cub::DeviceReduce::TransformReduce", [=](void* temp, std::size_t& bytes) {
+    m.contenders.push_back(device_call(ByValue ? "cascade::count_into" : "cascade::count_if_into", [=] {
+      if constexpr (ByValue) cascade::count_into(policy, d, d + n, cnt, T(7));
+      else cascade::count_if_into(policy, d, d + n, cnt, pred);
+    }, reader(cnt)));
+    m.contenders.push_back(baseline("cascade::reduce_into (plus, same bytes)",
+                                    [=] { cascade::reduce_into(policy, d, d + n, sum, T(0), cascade::plus{}); }));
+    m.contenders.push_back(b.cub("cub::DeviceReduce::TransformReduce", [=](void* temp, std::size_t& bytes) {
       return cub::DeviceReduce::TransformReduce(temp, bytes, d, cub_cnt, n, cuda::std::plus<unsigned>{},
                                                 as_count<Pred, T>{pred}, 0u);
     }, reader(cub_cnt)));
     if constexpr (ByValue)
-      m.host = host_pair("count", [=] { return one(cascade::count(policy, d, d + n, T(7))); },
-                         [=] { return one(thrust::count(thrust::device, d, d + n, T(7))); });
+      host_pair(m, "count", [=] { return one(double(cascade::count(policy, d, d + n, T(7)))); },
+                [=] { return one(double(thrust::count(thrust::device, d, d + n, T(7)))); });
     else
-      m.host = host_pair("count_if", [=] { return one(cascade::count_if(policy, d, d + n, pred)); },
-                         [=] { return one(thrust::count_if(thrust::device, d, d + n, pred)); });
-    b.measure(m);
+      host_pair(m, "count_if", [=] { return one(double(cascade::count_if(policy, d, d + n, pred))); },
+                [=] { return one(double(thrust::count_if(thrust::device, d, d + n, pred))); });
+    b.out.add(std::move(m));
   }
+}
+
+void count_unit(bool dry, sink& out) {
+  builder b(dry, out);
+  long long const max_n = 1ll << program_settings().max_log2;
+  std::int32_t const* const ints = filled<std::int32_t>(b, max_n);
+  float const* const floats = filled<float>(b, max_n);
+  count_case<false>(b, ints, "odd", is_odd{});
+  count_case<false>(b, floats, "x<0.5", below_half{});
+  count_case<true>(b, ints, "==7", is_seven{});
 }
 
 // min_element's or max_element's (Max) calls: cascade's, CUB's, cascade's to the host, Thrust's.
 template <bool Max, class T>
-std::vector<contender> extremum_calls(family_bench& b, T const* d, long long n) {
+std::vector<contender> extremum_calls(builder& b, T const* d, long long n) {
   auto* const pos = b.slot<std::int64_t>(Max);
   auto* const value = b.slot<T>(2 + Max);
   auto* const index = b.slot<std::int64_t>(4 + Max);
   std::string const what = Max ? "max_element" : "min_element";
-  return {{"cascade::" + what + "_into", "cascade", [=] {
-             if constexpr (Max) cascade::max_element_into(policy, d, d + n, pos);
-             else cascade::min_element_into(policy, d, d + n, pos);
-           }, reader(pos)},
+  return {device_call("cascade::" + what + "_into", [=] {
+            if constexpr (Max) cascade::max_element_into(policy, d, d + n, pos);
+            else cascade::min_element_into(policy, d, d + n, pos);
+          }, reader(pos)),
           b.cub(Max ? "cub::DeviceReduce::ArgMax" : "cub::DeviceReduce::ArgMin", [=](void* temp, std::size_t& bytes) {
             return Max ? cub::DeviceReduce::ArgMax(temp, bytes, d, value, index, n)
                        : cub::DeviceReduce::ArgMin(temp, bytes, d, value, index, n);
           }, reader(index)),
           to_host("cascade::" + what, "cascade", [=] {
-            return one((Max ? cascade::max_element(policy, d, d + n) : cascade::min_element(policy, d, d + n)) - d);
+            return one(double((Max ? cascade::max_element(policy, d, d + n)
+                                   : cascade::min_element(policy, d, d + n)) - d));
           }),
           to_host("thrust::" + what, "thrust", [=] {
-            return one((Max ? thrust::max_element(thrust::device, d, d + n)
-                            : thrust::min_element(thrust::device, d, d + n)) - d);
+            return one(double((Max ? thrust::max_element(thrust::device, d, d + n)
+                                   : thrust::min_element(thrust::device, d, d + n)) - d));
           })};
 }
 
 enum class extremum { min, max, minmax };
 
 template <extremum E, class T>
-void element_case(family_bench& b, T const* d) {
+void element_case(builder& b, T const* d) {
   for (long long n : b.sizes()) {
-    measurement m{E == extremum::min ? "min_element" : E == extremum::max ? "max_element" : "minmax_element",
-                  item_name<T>(), item_name<T>(), n, double(n) * sizeof(T)};
+    measurement m = b.make(E == extremum::min ? "min_element" : E == extremum::max ? "max_element" : "minmax_element",
+                           item_name<T>(), item_name<T>(), n, double(n) * sizeof(T), d);
     auto const lo = extremum_calls<false>(b, d, n), hi = extremum_calls<true>(b, d, n);
     if constexpr (E != extremum::minmax) {
-      auto const& c = E == extremum::min ? lo : hi;
-      m.device = {c[0], c[1]}, m.host = {c[2], c[3]};
+      m.contenders = E == extremum::min ? lo : hi;
     } else {
       auto* const pos = b.slot<std::int64_t>(0);  // min at slot 0, max at slot 1
-      m.device = {{"cascade::minmax_element_into", "cascade",
-                   [=] { cascade::minmax_element_into(policy, d, d + n, pos, pos + 2); }, reader(pos, pos + 2)},
-                  {"cub::DeviceReduce::ArgMin + ArgMax", "cub", [lo, hi] { lo[1].call(), hi[1].call(); },
-                   [lo, hi] { return std::vector<double>{lo[1].read()[0], hi[1].read()[0]}; }, 2}};
+      m.contenders.push_back(device_call("cascade::minmax_element_into",
+                                         [=] { cascade::minmax_element_into(policy, d, d + n, pos, pos + 2); },
+                                         reader(pos, pos + 2)));
+      // Two passes over the input: the row's bytes are one pass's, as the measurement's.
+      contender both_cub = lo[1];
+      both_cub.name = "cub::DeviceReduce::ArgMin + ArgMax";
+      both_cub.call = [l = lo[1].call, h = hi[1].call] { l(), h(); };
+      both_cub.result = reader(b.slot<std::int64_t>(4), b.slot<std::int64_t>(5));
+      both_cub.fields = std::string(gpu_clock) + ", \"passes\": 2";
+      m.contenders.push_back(std::move(both_cub));
       // Thrust keeps the first largest too (thrust/system/cuda/detail/extrema.h), unlike std.
-      auto const both = [d](auto r) { return std::vector<double>{double(r.first - d), double(r.second - d)}; };
-      m.host = host_pair("minmax_element", [=] { return both(cascade::minmax_element(policy, d, d + n)); },
-                         [=] { return both(thrust::minmax_element(thrust::device, d, d + n)); });
+      auto const both = [d](auto r) { return values{2, {double(r.first - d), double(r.second - d)}}; };
+      host_pair(m, "minmax_element", [=] { return both(cascade::minmax_element(policy, d, d + n)); },
+                [=] { return both(thrust::minmax_element(thrust::device, d, d + n)); });
     }
     auto* const least = b.slot<T>(6);
-    m.device.insert(m.device.begin() + 1, contender{"cascade::reduce_into (minimum, same bytes)", "cascade", [=] {
+    m.contenders.insert(m.contenders.begin() + 1, baseline("cascade::reduce_into (minimum, same bytes)", [=] {
       cascade::reduce_into(policy, d, d + n, least, cascade::identity<cascade::minimum, T>::value(),
                            cascade::minimum{});
-    }, {}});
-    b.measure(m);
+    }));
+    b.out.add(std::move(m));
   }
 }
 
-void inner_product_case(family_bench& b, float const* f) {
+void element_unit(bool dry, sink& out) {
+  builder b(dry, out);
+  long long const max_n = 1ll << program_settings().max_log2;
+  float const* const floats = filled<float>(b, max_n);
+  std::int32_t const* const ints = filled<std::int32_t>(b, max_n);
+  element_case<extremum::min>(b, floats), element_case<extremum::max>(b, floats);
+  element_case<extremum::minmax>(b, floats);
+  element_case<extremum::min>(b, ints), element_case<extremum::max>(b, ints), element_case<extremum::minmax>(b, ints);
+}
+
+void inner_product_unit(bool dry, sink& out) {
+  builder b(dry, out);
+  float const* const f = filled<float>(b, 2ll << program_settings().max_log2);
   for (long long n : b.sizes()) {
     float const *const x = f, *const y = f + n;  // adjacent: the baseline reads the same 2n floats
-    measurement m{"inner_product", "x.y", "float", n, 2.0 * double(n) * sizeof(float), false};
+    measurement m = b.make("inner_product", "x.y", "float", n, 2.0 * double(n) * sizeof(float), f, false);
     auto* const dot = b.slot<float>(0);
     auto* const sum = b.slot<float>(1);
     auto* const cub_dot = b.slot<float>(2);
-    m.device.push_back({"cascade::inner_product_into", "cascade",
-                        [=] { cascade::inner_product_into(policy, x, x + n, y, dot, 0.0f); }, reader(dot)});
-    m.device.push_back({"cascade::reduce_into (plus, same 2n floats)", "cascade",
-                        [=] { cascade::reduce_into(policy, f, f + 2 * n, sum, 0.0f, cascade::plus{}); }, {}});
-    m.device.push_back(b.cub("cub::DeviceReduce::TransformReduce (zip)", [=](void* temp, std::size_t& bytes) {
+    m.contenders.push_back(device_call("cascade::inner_product_into",
+                                       [=] { cascade::inner_product_into(policy, x, x + n, y, dot, 0.0f); },
+                                       reader(dot)));
+    m.contenders.push_back(baseline("cascade::reduce_into (plus, same 2n floats)",
+                                    [=] { cascade::reduce_into(policy, f, f + 2 * n, sum, 0.0f, cascade::plus{}); }));
+    m.contenders.push_back(b.cub("cub::DeviceReduce::TransformReduce (zip)", [=](void* temp, std::size_t& bytes) {
       return cub::DeviceReduce::TransformReduce(temp, bytes, thrust::make_zip_iterator(x, y), cub_dot, n,
                                                 cuda::std::plus<float>{}, product{}, 0.0f);
     }, reader(cub_dot)));
-    m.host = host_pair("inner_product", [=] { return one(cascade::inner_product(policy, x, x + n, y, 0.0f)); },
-                       [=] { return one(thrust::inner_product(thrust::device, x, x + n, y, 0.0f)); });
-    b.measure(m);
+    host_pair(m, "inner_product", [=] { return one(cascade::inner_product(policy, x, x + n, y, 0.0f)); },
+              [=] { return one(thrust::inner_product(thrust::device, x, x + n, y, 0.0f)); });
+    out.add(std::move(m));
+  }
+}
+
+// The first NaN at 1% and at 50% of the input, and none. Every measurement lives until the unit is done, so
+// each NaN case has its own copy of the items (the old program planted the NaN in place and restored it).
+void any_of_unit(bool dry, sink& out) {
+  builder b(dry, out);
+  int const max_log2 = program_settings().max_log2;
+  float* const base = filled<float>(b, 1ll << max_log2);
+  // A smoke run (max_log2 < 28) measures 2^max_log2 items, still past early_exit_min_items.
+  for (long long n : std::set<long long>{1ll << std::min(28, max_log2), 1ll << std::min(30, max_log2)}) {
+    for (int percent : {1, 50, 0}) {
+      float* f = base;
+      if (percent) {
+        f = b.array<float>(n);
+        float const nan = NAN;
+        if (f) CASCADE_CUDA_CHECK(cudaMemcpy(f, base, n * sizeof(float), cudaMemcpyDeviceToDevice));
+        if (f) CASCADE_CUDA_CHECK(cudaMemcpy(f + n * percent / 100, &nan, sizeof nan, cudaMemcpyHostToDevice));
+      }
+      std::string const config = percent ? "nan@" + std::to_string(percent) + "%" : "no-nan";
+      measurement m = b.make("any_of", config, "float", n, double(n) * sizeof(float), f);
+      values const expected = one(percent ? 1.0 : 0.0);  // checked against this rather than cascade's
+      m.agree = [expected](void const* mine, void const*) { return close(values_at(mine), expected, true); };
+      auto* const flag = b.slot<bool>(0);
+      auto* const sum = b.slot<float>(1);
+      // With a NaN the data decides the bytes read: GB/s of the full input's bytes mean nothing (reads_all).
+      m.contenders.push_back(device_call("cascade::any_of_into",
+                                         [=] { cascade::any_of_into(policy, f, f + n, flag, is_nan{}); }, reader(flag),
+                                         percent ? ", \"reads_all\": false" : ""));
+      m.contenders.push_back(baseline("cascade::reduce_into (plus, full read)",
+                                      [=] { cascade::reduce_into(policy, f, f + n, sum, 0.0f, cascade::plus{}); }));
+      host_pair(m, "any_of", [=] { return one(cascade::any_of(policy, f, f + n, is_nan{})); },
+                [=] { return one(thrust::any_of(thrust::device, f, f + n, is_nan{})); });
+      out.add(std::move(m));
+    }
   }
 }
 
 // reduce_by_key of float values under int32 keys in runs of mean length 1, 8, 64, 1024 (geometric) and
-// power-law lengths (2^U(0,17)), 2^20, 2^22, ..., 2^28 pairs (both designs: the keys are counted first
-// from 2^24): against CUB's ReduceByKey and Thrust's. Bytes: the
-// pairs read; the outputs written (8 bytes a run) are in the row's result beside the run count.
-// With `shapes`, each size also runs under other block sizes and pairs a thread (by_key_shapes).
-void by_key_case(family_bench& b, float const* values, bool shapes) {
-  long long const max_n = std::min(1ll << std::min(b.s.max_log2, 28), 1ll << 28);
-  std::int32_t *keys = nullptr, *keys_out = nullptr;
-  float* sums = nullptr;
-  CASCADE_CUDA_CHECK(cudaMalloc(&keys, max_n * sizeof(std::int32_t)));
-  CASCADE_CUDA_CHECK(cudaMalloc(&keys_out, max_n * sizeof(std::int32_t)));
-  CASCADE_CUDA_CHECK(cudaMalloc(&sums, max_n * sizeof(float)));
-  std::mt19937_64 rng(0xB7'0001ull);
+// power-law lengths (2^U(0,17)), 2^20, 2^22, ..., 2^28 pairs (both designs: the keys are counted first from
+// 2^24), against CUB's ReduceByKey and Thrust's. Bytes: the pairs read; the outputs written (8 bytes a run)
+// follow from the row's result, the run count. With `shapes`, each size also runs under other block sizes
+// and pairs a thread (by_key_shapes).
+void by_key_unit(bool dry, sink& out) {
+  builder b(dry, out);
+  bool const shapes = program_settings().shapes;
+  long long const max_n = 1ll << std::min(program_settings().max_log2, 28);
+  // 2 max_n values: the read ceiling reads the pairs' 8 bytes each from one buffer.
+  float const* const values_in = filled<float>(b, 2 * max_n);
+  std::int32_t* const keys_out = b.array<std::int32_t>(max_n);
+  float* const sums = b.array<float>(max_n);
+  std::mt19937_64 rng(0xB7'0001ull);  // the keys of every case from one generator, in this order
   for (int mean : {1, 8, 64, 1024, 0}) {
-    std::vector<std::int32_t> host(max_n);
-    std::int32_t key = 0;
-    for (long long i = 0; i < max_n;) {
-      long long len = 1;
-      if (mean > 1) len = 1 + std::geometric_distribution<long long>(1.0 / mean)(rng);
-      if (mean == 0) len = std::max(1ll, static_cast<long long>(std::pow(2.0, std::uniform_real_distribution<double>(0, 17)(rng))));
-      for (long long j = 0; j < len && i < max_n; ++j) host[i++] = key;
-      ++key;
+    std::int32_t* const keys = b.array<std::int32_t>(max_n);
+    if (!dry) {
+      std::vector<std::int32_t> host(max_n);
+      std::int32_t key = 0;
+      for (long long i = 0; i < max_n;) {
+        long long len = 1;
+        if (mean > 1) len = 1 + std::geometric_distribution<long long>(1.0 / mean)(rng);
+        if (mean == 0)
+          len = std::max(1ll, static_cast<long long>(
+                                  std::pow(2.0, std::uniform_real_distribution<double>(0, 17)(rng))));
+        for (long long j = 0; j < len && i < max_n; ++j) host[i++] = key;
+        ++key;
+      }
+      CASCADE_CUDA_CHECK(cudaMemcpy(keys, host.data(), max_n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
     }
-    CASCADE_CUDA_CHECK(cudaMemcpy(keys, host.data(), max_n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
     std::string const config = mean ? "mean=" + std::to_string(mean) : std::string("power-law");
     for (int lg : {20, 22, 24, 26, 28}) {
       long long const n = 1ll << lg;
       if (n > max_n) continue;
-      measurement m{"reduce_by_key", config, "i32/f32", n, 8.0 * double(n)};
+      measurement m = b.make("reduce_by_key", config, "i32/f32", n, 8.0 * double(n), values_in);
       auto* const count = b.slot<long long>(0);
       auto* const cub_count = b.slot<long long>(1);
-      m.device.push_back({"cascade::reduce_by_key_into", "cascade", [=] {
-        cascade::reduce_by_key_into(policy, keys, keys + n, values, keys_out, sums, count);
-      }, reader(count)});
-      m.device.push_back(b.cub("cub::DeviceReduce::ReduceByKey", [=](void* temp, std::size_t& bytes) {
-        return cub::DeviceReduce::ReduceByKey(temp, bytes, keys, keys_out, values, sums, cub_count,
+      m.contenders.push_back(device_call("cascade::reduce_by_key_into", [=] {
+        cascade::reduce_by_key_into(policy, keys, keys + n, values_in, keys_out, sums, count);
+      }, reader(count)));
+      m.contenders.push_back(b.cub("cub::DeviceReduce::ReduceByKey", [=](void* temp, std::size_t& bytes) {
+        return cub::DeviceReduce::ReduceByKey(temp, bytes, keys, keys_out, values_in, sums, cub_count,
                                               cuda::std::plus<float>{}, n);
       }, reader(cub_count)));
       if (shapes) {
         int slot = 2;
         auto const shape = [&](auto p, char const* name) {
           auto* const c = b.slot<long long>(slot++);
-          m.device.push_back({std::string("cascade::reduce_by_key_into ") + name, "cascade", [=] {
-            cascade::reduce_by_key_into(p, keys, keys + n, values, keys_out, sums, c);
-          }, reader(c)});
+          m.contenders.push_back(device_call(std::string("cascade::reduce_by_key_into ") + name, [=] {
+            cascade::reduce_by_key_into(p, keys, keys + n, values_in, keys_out, sums, c);
+          }, reader(c)));
         };
         using tree = cascade::tree::shuffle;
         using finish = cascade::finish::last_block;
@@ -401,40 +484,14 @@ void by_key_case(family_bench& b, float const* values, bool shapes) {
         shape(cascade::policy<256, 20, tree, finish>{}, "<256,20>");
         shape(cascade::policy<512, 12, tree, finish>{}, "<512,12>");
       }
-      m.host = host_pair("reduce_by_key", [=] {
-        auto const e = cascade::reduce_by_key(policy, keys, keys + n, values, keys_out, sums);
+      host_pair(m, "reduce_by_key", [=] {
+        auto const e = cascade::reduce_by_key(policy, keys, keys + n, values_in, keys_out, sums);
         return one(double(e.first - keys_out));
       }, [=] {
-        auto const e = thrust::reduce_by_key(thrust::device, keys, keys + n, values, keys_out, sums);
+        auto const e = thrust::reduce_by_key(thrust::device, keys, keys + n, values_in, keys_out, sums);
         return one(double(e.first - keys_out));
       });
-      b.measure(m);
-    }
-  }
-  cudaFree(keys), cudaFree(keys_out), cudaFree(sums);
-}
-
-// The first NaN at 1% and at 50% of the input (the item restored after), and none.
-void any_of_case(family_bench& b, float* f) {
-  // A smoke run (max_log2 < 28) measures 2^max_log2 items, still past early_exit_min_items.
-  for (long long n : std::set<long long>{1ll << std::min(28, b.s.max_log2), 1ll << std::min(30, b.s.max_log2)}) {
-    for (int percent : {1, 50, 0}) {
-      long long const at = n * percent / 100;
-      float saved = 0, nan = NAN;
-      if (percent) CASCADE_CUDA_CHECK(cudaMemcpy(&saved, f + at, sizeof saved, cudaMemcpyDeviceToHost));
-      if (percent) CASCADE_CUDA_CHECK(cudaMemcpy(f + at, &nan, sizeof nan, cudaMemcpyHostToDevice));
-      std::string const config = percent ? "nan@" + std::to_string(percent) + "%" : "no-nan";
-      measurement m{"any_of", config, "float", n, double(n) * sizeof(float), true, {percent ? 1.0 : 0.0}};
-      auto* const flag = b.slot<bool>(0);
-      auto* const sum = b.slot<float>(1);
-      m.device.push_back({"cascade::any_of_into", "cascade",
-                          [=] { cascade::any_of_into(policy, f, f + n, flag, is_nan{}); }, reader(flag), 1, !percent});
-      m.device.push_back({"cascade::reduce_into (plus, full read)", "cascade",
-                          [=] { cascade::reduce_into(policy, f, f + n, sum, 0.0f, cascade::plus{}); }, {}});
-      m.host = host_pair("any_of", [=] { return one(cascade::any_of(policy, f, f + n, is_nan{})); },
-                         [=] { return one(thrust::any_of(thrust::device, f, f + n, is_nan{})); });
-      b.measure(m);
-      if (percent) CASCADE_CUDA_CHECK(cudaMemcpy(f + at, &saved, sizeof saved, cudaMemcpyHostToDevice));
+      out.add(std::move(m));
     }
   }
 }
@@ -449,149 +506,126 @@ std::vector<long long> held_sizes(long long max_n) {
   return {s.begin(), s.end()};
 }
 
-// One graph captured with the count on the device, replayed at every size, against a graph captured at
-// each size (both replays: their difference is the held count's alone) and the plain launch. Returns
-// how many results disagree with the held graph's (each warned of, its row marked).
-int device_count_case(family_bench& b, float const* f) {
-  long long const max_n = 1ll << std::min(28, b.s.max_log2);
-  std::int64_t* d_n = nullptr;  // not a result slot: the checks poison those
-  CASCADE_CUDA_CHECK(cudaMalloc(&d_n, sizeof *d_n));
-  float* const out = b.slot<float>(0);  // held, per-size graph, stream: out, out + 4, out + 8 (slots 0-2)
-  cudaStream_t s;
-  CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  auto const capture = [&](auto&& enqueue) {
+// device_count's graphs and the count they read, freed with the unit.
+struct held_graphs {
+  cudaStream_t stream = nullptr;  // capture only: the graphs are launched on the legacy stream
+  std::vector<cudaGraphExec_t> execs;
+  long long written = -1;  // what *d_n holds
+  held_graphs() { CASCADE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
+  held_graphs(held_graphs const&) = delete;
+  held_graphs& operator=(held_graphs const&) = delete;
+  ~held_graphs() {
+    for (auto e : execs) cudaGraphExecDestroy(e);
+    cudaStreamDestroy(stream);
+  }
+  template <class Enqueue>
+  cudaGraphExec_t capture(Enqueue&& enqueue) {
     cudaGraph_t g;
     cudaGraphExec_t e;
-    CASCADE_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    CASCADE_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     enqueue();
-    CASCADE_CUDA_CHECK(cudaStreamEndCapture(s, &g));
+    CASCADE_CUDA_CHECK(cudaStreamEndCapture(stream, &g));
     CASCADE_CUDA_CHECK(cudaGraphInstantiate(&e, g, 0));
     CASCADE_CUDA_CHECK(cudaGraphDestroy(g));
+    execs.push_back(e);
     return e;
-  };
-  cudaGraphExec_t const held = capture(
-      [&] { cascade::reduce_into(policy.on(s), f, cascade::device_count(d_n, max_n), out, 0.0f, cascade::plus{}); });
-  std::string const config = "max_n=2^" + std::to_string(log2_of(max_n));
-  std::printf("\ndevice_count, %s, us: hot (launch excluded) | launch included\n%-10s %9s %9s %8s %9s | %9s %9s %8s "
-              "%9s\n", config.c_str(), "n", "held", "per-size", "diff", "stream", "held", "per-size", "diff", "stream");
-  double max_diff = 0, max_diff_idle = 0;
-  long long max_at = 0;
-  int const before = b.mismatches;
-  for (long long n : held_sizes(max_n)) {
-    std::int64_t const count = n;
-    CASCADE_CUDA_CHECK(cudaMemcpyAsync(d_n, &count, sizeof count, cudaMemcpyHostToDevice, 0));
-    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
-    cudaGraphExec_t const sized =
-        capture([&] { cascade::reduce_into(policy.on(s), f, f + n, out + 4, 0.0f, cascade::plus{}); });
-    measurement m{"device_count", config, "float", n, n * 4.0, false};
-    m.held = true;
-    m.device = {{"graph: reduce_into(device_count(d_n, max_n))", "cascade",
-                 [=] { CASCADE_CUDA_CHECK(cudaGraphLaunch(held, 0)); }, reader(out)},
-                {"graph: reduce_into(d, d + n), captured per size", "cascade",
-                 [=] { CASCADE_CUDA_CHECK(cudaGraphLaunch(sized, 0)); }, reader(out + 4)},
-                {"stream: reduce_into(d, d + n)", "cascade",
-                 [=] { cascade::reduce_into(policy, f, f + n, out + 8, 0.0f, cascade::plus{}); }, reader(out + 8)}};
-    int const wrong = b.mismatches;
-    auto const us = b.measure(m);
-    double const diff = us[0][0] - us[0][1], diff_idle = us[1][0] - us[1][1];
-    if (std::fabs(diff) > std::fabs(max_diff)) max_diff = diff, max_at = n;
-    if (std::fabs(diff_idle) > std::fabs(max_diff_idle)) max_diff_idle = diff_idle;
-    std::printf("%-10lld %9.2f %9.2f %+8.2f %9.2f | %9.2f %9.2f %+8.2f %9.2f%s\n", n, us[0][0], us[0][1], diff,
-                us[0][2], us[1][0], us[1][1], diff_idle, us[1][2], b.mismatches != wrong ? "  DISAGREES" : "");
-    CASCADE_CUDA_CHECK(cudaGraphExecDestroy(sized));
   }
-  CASCADE_CUDA_CHECK(cudaGraphExecDestroy(held));
-  CASCADE_CUDA_CHECK(cudaStreamDestroy(s));
-  cudaFree(d_n);
-  char line[320];
-  std::snprintf(line, sizeof line, "device_count %s: held graph - per-size graph, largest |difference| %+.2f us hot "
-                "(n = %lld), %+.2f us launch included; %d calls disagree", config.c_str(), max_diff, max_at,
-                max_diff_idle, b.mismatches - before);
-  b.summary.push_back(line);
-  b.rows.push_back("{\"kind\": \"summary\", \"family\": \"device_count\", \"config\": " + quoted(config) +
-                   ", \"max_diff_hot_us\": " + num(max_diff) + ", \"at_n\": " + std::to_string(max_at) +
-                   ", \"max_diff_hot_idle_us\": " + num(max_diff_idle) + "}");
-  return b.mismatches - before;
+};
+
+// One graph captured with the count on the device, replayed at every size, against a graph captured at each
+// size (both replays: their difference is the held count's alone) and the plain launch; results within float
+// rounding of the held graph's. *d_n is written at a size's first call, the check's (untimed): NVBench runs
+// one size's states together (Contender is the fastest axis), so the timed replays find it written already.
+void device_count_unit(bool dry, sink& out) {
+  builder b(dry, out);
+  long long const max_n = 1ll << std::min(28, program_settings().max_log2);
+  float const* const f = filled<float>(b, max_n);
+  std::int64_t* const d_n = b.array<std::int64_t>(1);  // not a result slot: the checks poison those
+  float* const sums = b.slot<float>(0);  // held, per-size graph, stream: sums, sums + 4, sums + 8 (slots 0-2)
+  held_graphs* const g = dry ? nullptr : &out.keep<held_graphs>();
+  cudaGraphExec_t held = nullptr;
+  if (g)
+    held = g->capture([&] {
+      cascade::reduce_into(policy.on(g->stream), f, cascade::device_count(d_n, max_n), sums, 0.0f, cascade::plus{});
+    });
+  std::string const config = "max_n=2^" + std::to_string(log2_of(max_n));
+  for (long long n : held_sizes(max_n)) {
+    cudaGraphExec_t sized = nullptr;
+    if (g)
+      sized = g->capture(
+          [&] { cascade::reduce_into(policy.on(g->stream), f, f + n, sums + 4, 0.0f, cascade::plus{}); });
+    measurement m = b.make("device_count", config, "float", n, n * 4.0, f, false);
+    m.contenders.push_back(device_call("graph: reduce_into(device_count(d_n, max_n))", [=] {
+      if (g->written != n) {
+        std::int64_t const count = n;
+        CASCADE_CUDA_CHECK(cudaMemcpy(d_n, &count, sizeof count, cudaMemcpyHostToDevice));
+        g->written = n;
+      }
+      CASCADE_CUDA_CHECK(cudaGraphLaunch(held, 0));
+    }, reader(sums)));
+    m.contenders.push_back(device_call("graph: reduce_into(d, d + n), captured per size",
+                                       [=] { CASCADE_CUDA_CHECK(cudaGraphLaunch(sized, 0)); }, reader(sums + 4)));
+    m.contenders.push_back(device_call("stream: reduce_into(d, d + n)", [=] {
+      cascade::reduce_into(policy, f, f + n, sums + 8, 0.0f, cascade::plus{});
+    }, reader(sums + 8)));
+    out.add(std::move(m));
+  }
 }
 
-settings parse(int argc, char** argv) {
-  settings s;
-  bool quick = false;
-  cascade_bench::cli line("cascade-family",
-                          "count, count_if, *_element, inner_product, any_of and the device-held count against CUB,\n"
-                          "Thrust and cascade's reduce of the same bytes (GPU time hot, launch included and cold).");
-  cascade_bench::add_options(line, s.io);
-  line.list("--cases", &s.cases, "count, element, inner_product, any_of, device_count, by_key, by_key_shapes\n"
-                               "(by_key under 5 more block shapes; default: all but by_key_shapes)")
-      .option("--max-log2", &s.max_log2, "largest size, log2, 16..30 (default 30; device_count stops at 28)")
-      .flag("--quick", &quick, "a smoke run: sizes up to 2^20, at most 11 runs a median");
-  if (auto const status = line.parse(argc, argv)) std::exit(*status);
+std::vector<std::string> split(std::string const& list) {
+  std::vector<std::string> v;
+  for (std::size_t at = 0; at < list.size();) {
+    std::size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    if (end > at) v.push_back(list.substr(at, end - at));
+    at = end + 1;
+  }
+  return v;
+}
+
+void take_options(std::vector<std::string>& args) {
+  auto& s = program_settings();
+  s.cases = split(cascade_nvbench::take_option(args, "--cases"));
   std::vector<std::string> const known = {"count", "element", "inner_product", "any_of", "device_count", "by_key",
-                                           "by_key_shapes"};
+                                          "by_key_shapes"};
   for (auto const& c : s.cases)
     if (std::find(known.begin(), known.end(), c) == known.end())
-      std::fprintf(stderr, "cascade-family: unknown case %s (see --help)\n", c.c_str()), std::exit(2);
+      throw std::invalid_argument("cascade-family: unknown case " + c +
+                                  " (count, element, inner_product, any_of, device_count, by_key, by_key_shapes)");
+  s.shapes = std::find(s.cases.begin(), s.cases.end(), "by_key_shapes") != s.cases.end();
+  std::string const lg = cascade_nvbench::take_option(args, "--max-log2", "30");
+  s.max_log2 = std::atoi(lg.c_str());
   if (s.max_log2 < 16 || s.max_log2 > 30)
-    std::fprintf(stderr, "cascade-family: --max-log2 must be 16..30 (see --help)\n"), std::exit(2);
-  if (quick) s.max_log2 = std::min(s.max_log2, 20), s.max_runs = 11, s.budget_us = 2e4;
-  return s;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  settings s = parse(argc, argv);
-  if (!cascade_bench::have_gpu("cascade-family")) return 2;
-  auto const env = cascade_bench::read_environment();
+    throw std::invalid_argument("cascade-family: --max-log2 must be 16..30, not " + lg);
+  if (cascade_nvbench::take_flag(args, "--quick")) s.max_log2 = std::min(s.max_log2, 20);
+  // Before the dry builds fix the sizes: the largest unit's buffers (any_of's items and its NaN cases' copies,
+  // 14 bytes an item) in 60% of the free memory. The driver has made CUDA calls by now; the builds dry may not.
   std::size_t free_bytes = 0, total_bytes = 0;
   CASCADE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  // The ints and 2 max_n floats (inner_product's two arrays) in 60% of the free memory.
-  while (s.max_log2 > 16 && 12.0 * double(1ll << s.max_log2) > 0.6 * double(free_bytes)) --s.max_log2;
-  long long const max_n = 1ll << s.max_log2;
-  std::int32_t* ints = nullptr;
-  float* floats = nullptr;
-  CASCADE_CUDA_CHECK(cudaMalloc(&ints, max_n * sizeof(std::int32_t)));
-  CASCADE_CUDA_CHECK(cudaMalloc(&floats, 2 * max_n * sizeof(float)));
-  cascade_measure::fill(ints, max_n, 0xFA41'0001ull);
-  cascade_measure::fill(floats, 2 * max_n, 0xFA41'0002ull);
-  std::int32_t const* const ci = ints;
-  float const* const cf = floats;
-  int status = 0;
-  {
-    family_bench b(s);
-    std::printf("%-14s %-8s %-5s %-4s %-44s %9s %9s %9s %7s\n", "family", "config", "item", "n", "call", "hot us",
-                "incl us", "cold us", "GB/s");
-    if (s.wants("count")) {
-      count_case<false>(b, ci, "odd", is_odd{});
-      count_case<false>(b, cf, "x<0.5", below_half{});
-      count_case<true>(b, ci, "==7", is_seven{});
-    }
-    if (s.wants("element")) {
-      element_case<extremum::min>(b, cf), element_case<extremum::max>(b, cf), element_case<extremum::minmax>(b, cf);
-      element_case<extremum::min>(b, ci), element_case<extremum::max>(b, ci), element_case<extremum::minmax>(b, ci);
-    }
-    if (s.wants("inner_product")) inner_product_case(b, cf);
-    if (s.wants("any_of")) any_of_case(b, floats);
-    if (s.wants("by_key") || s.wants("by_key_shapes")) by_key_case(b, cf, std::count(s.cases.begin(), s.cases.end(), "by_key_shapes") > 0);
-    if (s.wants("device_count")) status = device_count_case(b, cf) == 0 ? 0 : 1;
-
-    std::printf("\n%s (%d SMs, %.0f MB L2), CUDA runtime %d, driver %s, CCCL %s, %s\n", env.gpu.c_str(), env.sm_count,
-                env.l2_mb, env.runtime, s.io.driver.c_str(), env.cccl.c_str(), env.date.c_str());
-    std::printf("cascade time / rival time, medians (below 1: cascade faster); Thrust rows: to-host calls, host clock\n"
-                "%-14s %-8s %-5s %-4s %-44s %6s %6s %6s\n", "family", "config", "item", "n", "rival", "hot", "incl",
-                "cold");
-    for (auto const& l : b.summary) std::printf("%s\n", l.c_str());
-    std::string const method =
-        "calls of one measurement on the same buffers in alternating runs, up to 51 (5 when long); clock gpu: CUDA "
-        "events, hot_us behind a 300 us spin kernel (launch excluded), hot_idle_us GPU idle first (launch included), "
-        "cold_us after a 2x L2 memset; clock host (to-host calls, cascade and Thrust alternating): host clock, device "
-        "idle first, hot_idle_us warm, cold_us flushed; CUB's temporary storage allocated outside the timed region; "
-        "results checked against cascade's; ratio = reference (cascade) time / this row's; GB/s = input bytes x "
-        "passes / hot time; device_count: graph replays on the legacy stream, *d_n written before each size's runs";
-    if (!s.io.out_path.empty() && !cascade_bench::write_results(s.io.out_path, env, s.io, method.c_str(), b.rows))
-      status = 1;
-  }
-  cudaFree(ints);
-  cudaFree(floats);
-  return status;
+  while (s.max_log2 > 16 && 14.0 * double(1ll << s.max_log2) > 0.6 * double(free_bytes)) --s.max_log2;
+  // --cases selects units as --units does: the driver takes --units after this.
+  if (s.cases.empty()) return;
+  std::string units = cascade_nvbench::take_option(args, "--units");
+  for (auto const& c : s.cases)
+    units += (units.empty() ? "" : ",") + (c == "by_key_shapes" ? std::string("by_key") : c);
+  args.push_back("--units");
+  args.push_back(units);
 }
+
+contest::program make() {
+  contest::program p;
+  p.name = "cascade-family";
+  p.units = {{"count", "count", &count_unit},
+             {"element", "element", &element_unit},
+             {"inner_product", "inner_product", &inner_product_unit},
+             {"any_of", "any_of", &any_of_unit},
+             {"by_key", "by_key", &by_key_unit},
+             {"device_count", "device_count", &device_count_unit}};
+  p.rounds = {0};  // one run, as the program took before
+  p.options = &take_options;
+  return p;
+}
+
+[[maybe_unused]] bool const declared = contest::declare(&make);
+
+}  // namespace

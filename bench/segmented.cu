@@ -1,18 +1,21 @@
-// cascade-segmented: segmented sums of 2^26 floats in segments of one size each (1, 4, 16, 64, 256,
-// 1K, 16K, 1M), then in segments of power-law lengths (P(L) ~ L^-alpha on [1, 2^20], alpha such that
-// the mean is 32; seeded), offsets as a device array of int32 (begin = offsets, end = offsets + 1),
-// against cub::DeviceSegmentedReduce::Sum in the same process: every cascade segment owner under
-// <256, 4> (segment::blocks and segment::binned <256, 8>, segment::tiles <256, 16>), cascade's segmented
-// default (also with a segment_lengths hint of the size, and at 16 and 16K a wrong one), and, for fixed sizes, batched_reduce's default
-// and CUB's fixed-size Sum (CUB >= 3.2; neither reads an offsets array); from 4K items, segment::block
-// under three more shapes and segment::blocks under <256, 16>. Hot and cold (L2 flushed), medians of alternating
-// runs (src/measure/timer.cuh); the read ceiling reads the items' and the offsets' bytes. Every result
-// is checked against CUB's. Built twice: cascade-segmented against the toolkit's CUB and, where
-// .deps/cccl holds it, cascade-segmented-newest against the newest CCCL; every row records the
-// CUB_VERSION it was built with (scripts/plot_segmented.py draws the files).
+// cascade-segmented: segmented sums of 2^26 floats in segments of one size each (1, 4, 8, 10, 16, 32,
+// 64, 256, 1K, 16K, 1M), then in segments of power-law lengths (P(L) ~ L^-alpha on [1, 2^20], alpha
+// such that the mean is 32; seeded), offsets as a device array of int32 (begin = offsets, end =
+// offsets + 1), against cub::DeviceSegmentedReduce::Sum in the same process: every cascade segment
+// owner under <256, 4> (segment::blocks and segment::binned <256, 8>, segment::tiles <256, 16>),
+// cascade's segmented default (also with a segment_lengths hint of the size, and at 16 and 16K a wrong
+// one), and, for fixed sizes, batched_reduce's default and CUB's fixed-size Sum (CUB >= 3.2; neither
+// reads an offsets array); from 4K items, segment::block under three more shapes and segment::blocks
+// under <256, 16>. An NVBench program on bench/support/contest.cu: one benchmark ("segmented"), its
+// Config a case ("segments of 16", "power-law"), its Contender a call; every result checked against
+// CUB's (per segment, within float rounding of a sum of that segment's items), then timed: cascade's
+// hot (every call of a case in alternating runs) and NVBench's cold and batch; the read ceiling reads
+// the items' and the offsets' bytes. Built twice: cascade-segmented against the toolkit's CUB and,
+// where .deps/cccl holds it, cascade-segmented-newest against the newest CCCL; every row records the
+// CUB_VERSION it was built with (scripts/segmented_tables.py and scripts/plot_segmented.py read them).
 //
-//   cascade-segmented [--out FILE] [--commit SHA] [--driver VERSION]
-// CASCADE_SEGMENTED_ONLY=<case> (a segment size, or power-law) runs that case alone: for a profiler.
+//   cascade-segmented [--cases 16,power-law] [NVBench's options: --json FILE, ...]
+//   scripts/nvbench-run.sh build-bench/bench/cascade-segmented OUT.json
 #include <cascade/cascade.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/version.cuh>
@@ -20,29 +23,34 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
+#include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "measure/ceiling.cuh"
-#include "measure/env.cuh"
 #include "measure/fill.cuh"
-#include "measure/timer.cuh"
+#include "support/contest.cuh"
+#include "support/nvbench_program.cuh"
 
 namespace {
 
-struct contender {
-  std::string name;
-  std::function<void()> run;
-};
+using contest::contender;
+using contest::device_array;
+using contest::measurement;
+using contest::sink;
+
+long long const items = 1ll << 26;
+std::vector<std::string>& wanted_cases() {  // --cases: empty, every case
+  static std::vector<std::string> v;
+  return v;
+}
 
 template <class Owner, int B, int C>
 contender owner_contender(float const* in, int const* off, long long segments, float* out) {
   using policy = cascade::segmented_policy<Owner, B, C>;
   return {std::string("cascade ") + Owner::name + " <" + std::to_string(B) + ", " + std::to_string(C) + ">",
+          "cascade", "",
           [=] { cascade::segmented_reduce(policy{}, in, off, off + 1, segments, out, 0.0f, cascade::plus{}); }};
 }
 
@@ -116,7 +124,8 @@ power_law_lengths make_power_law(long long items, double mean, long long max_len
   std::vector<long long> order(static_cast<std::size_t>(strata));
   for (long long i = 0; i < strata; ++i) order[static_cast<std::size_t>(i)] = i;
   for (long long i = strata - 1; i > 0; --i)
-    std::swap(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(rng() % static_cast<std::uint64_t>(i + 1))]);
+    std::swap(order[static_cast<std::size_t>(i)],
+              order[static_cast<std::size_t>(rng() % static_cast<std::uint64_t>(i + 1))]);
   r.offsets.push_back(0);
   long long at = 0;
   for (long long k = 0; at < items; ++k) {
@@ -131,146 +140,131 @@ power_law_lengths make_power_law(long long items, double mean, long long max_len
   return r;
 }
 
-// CUB_VERSION (e.g. 300500) as "3.5.0".
-std::string cub_version_text(int v) {
-  return std::to_string(v / 100000) + "." + std::to_string(v / 100 % 1000) + "." + std::to_string(v % 100);
+// What every case shares: the items, their output slot and the read ceiling's buffer.
+struct shared_buffers {
+  device_array<float> in{static_cast<std::size_t>(items)}, out{static_cast<std::size_t>(items)};
+  device_array<unsigned char> ceiling{static_cast<std::size_t>(items) * (sizeof(float) + sizeof(int)) + 64};
+  shared_buffers() { cascade_measure::fill(in.data, items, 0x5E6ull); }
+};
+
+// One case: the offsets `h` (segments + 1 of them) to the device (none when dry), CUB's offsets Sum
+// (the reference) and cascade's default, then what `add` adds; `fields` describe the lengths.
+template <class Add>
+void add_case(sink& out, shared_buffers* b, std::string const& label, std::shared_ptr<std::vector<int> const> h,
+              std::string const& fields, Add&& add) {
+  long long const segments = static_cast<long long>(h->size()) - 1;
+  measurement m;
+  m.family = "segmented";
+  m.config = label == "power-law" ? label : "segments of " + label;
+  m.item = "float";
+  m.n = items;
+  m.bytes = static_cast<double>(items) * sizeof(float) + static_cast<double>(segments + 1) * sizeof(int);
+  m.ceiling_bytes = std::ceil(m.bytes / 16) * 16;
+  m.out_bytes = static_cast<std::size_t>(segments) * sizeof(float);
+  m.fields = fields + ", \"segments\": " + std::to_string(segments) + ", \"items\": " + std::to_string(items) +
+             ", \"cub_version\": " + std::to_string(CUB_VERSION);
+  float const* in = b ? b->in.data : nullptr;
+  float* d_out = b ? b->out.data : nullptr;
+  int* off = nullptr;
+  if (b) {
+    off = out.keep<device_array<int>>(h->size()).data;
+    CASCADE_CUDA_CHECK(cudaMemcpy(off, h->data(), h->size() * sizeof(int), cudaMemcpyHostToDevice));
+    m.items = b->ceiling.data;
+    m.out = d_out;
+  }
+  std::size_t temp_bytes = 0;
+  void* temp = nullptr;
+  if (b) {
+    CASCADE_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, temp_bytes, in, d_out, segments, off, off + 1));
+    temp = out.keep<device_array<unsigned char>>(temp_bytes + 1).data;
+  }
+  m.contenders.push_back({"cub::DeviceSegmentedReduce::Sum", "cub", "", [=] {
+                            std::size_t bytes = temp_bytes;
+                            CASCADE_CUDA_CHECK(
+                                cub::DeviceSegmentedReduce::Sum(temp, bytes, in, d_out, segments, off, off + 1));
+                          }});
+  m.contenders.push_back({"cascade default_policy", "cascade", "", [=] {
+                            cascade::segmented_reduce(cascade::default_policy{}, in, off, off + 1, segments, d_out,
+                                                      0.0f, cascade::plus{});
+                          }});
+  add(m.contenders, in, off, segments, d_out);
+  // Per segment, within float rounding of a sum of that segment's items.
+  m.agree = [h, segments](void const* mine, void const* reference) {
+    float const* got = static_cast<float const*>(mine);
+    float const* want = static_cast<float const*>(reference);
+    for (long long s = 0; s < segments; ++s) {
+      float const len = static_cast<float>((*h)[s + 1] - (*h)[s]);
+      if (!(std::fabs(got[s] - want[s]) <= 1e-5f * len * (1.0f + std::fabs(want[s])))) return false;
+    }
+    return true;
+  };
+  m.format = [segments](void const* p) {
+    float const* r = static_cast<float const*>(p);
+    double total = 0;
+    for (long long s = 0; s < segments; ++s) total += r[s];
+    char text[96];
+    std::snprintf(text, sizeof text, "first %.9g, sum of all %.9g", static_cast<double>(r[0]), total);
+    return std::string(text);
+  };
+  out.add(std::move(m));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  auto const opts = cascade_bench::parse_options(argc, argv, "cascade-segmented",
-                                                 "segmented sums against cub::DeviceSegmentedReduce");
-  if (!cascade_bench::have_gpu("cascade-segmented")) return 0;
-  int const cub_version = CUB_VERSION;
-  long long const items = 1ll << 26;
-  float* in = nullptr;
-  int* off = nullptr;
-  float *out = nullptr, *ref = nullptr;
-  void* ceiling_buffer = nullptr;
-  CASCADE_CUDA_CHECK(cudaMalloc(&in, items * sizeof(float)));
-  CASCADE_CUDA_CHECK(cudaMalloc(&off, (items + 1) * sizeof(int)));
-  CASCADE_CUDA_CHECK(cudaMalloc(&out, items * sizeof(float)));
-  CASCADE_CUDA_CHECK(cudaMalloc(&ref, items * sizeof(float)));
-  CASCADE_CUDA_CHECK(cudaMalloc(&ceiling_buffer, items * (sizeof(float) + sizeof(int)) + 64));
-  cascade_measure::fill(in, items, 0x5E6ull);
-  cascade_bench::timer t;
-  std::vector<std::string> rows;
-  std::printf("cascade-segmented: 2^26 floats, built with CUB %s (CUB_VERSION %d)\n", cub_version_text(cub_version).c_str(),
-              cub_version);
-  std::printf("%-10s %-34s %10s %10s %9s %9s %s\n", "segment", "contender", "hot us", "cold us", "GB/s", "ceil%",
-              "vs CUB (hot)");
-
-  // One case: the offsets `h` (segments + 1 of them) to the device, every contender checked against
-  // CUB (per segment, within float rounding of a sum of that segment's items) and timed; `label` heads
-  // the printed lines, `lengths_json` (the row's fields that describe the lengths) goes in every row.
-  auto measure = [&](std::vector<int> const& h, char const* label, std::string const& lengths_json,
-                     auto&& add_contenders) {
-    long long const segments = static_cast<long long>(h.size()) - 1;
-    CASCADE_CUDA_CHECK(cudaMemcpy(off, h.data(), h.size() * sizeof(int), cudaMemcpyHostToDevice));
-    std::size_t temp_bytes = 0;
-    CASCADE_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, temp_bytes, in, ref, segments, off, off + 1));
-    void* temp = nullptr;
-    CASCADE_CUDA_CHECK(cudaMalloc(&temp, temp_bytes + 1));
-    std::vector<contender> cs;
-    cs.push_back({"cub::DeviceSegmentedReduce::Sum", [=] {
-                    std::size_t bytes = temp_bytes;
-                    CASCADE_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(temp, bytes, in, ref, segments, off, off + 1));
-                  }});
-    cs.push_back({"cascade default_policy", [=] {
-                    cascade::segmented_reduce(cascade::default_policy{}, in, off, off + 1, segments, out, 0.0f,
-                                              cascade::plus{});
-                  }});
-    add_contenders(cs, segments);
-    cs[0].run();
-    std::vector<float> want(segments), got(segments);
-    CASCADE_CUDA_CHECK(cudaMemcpy(want.data(), ref, segments * sizeof(float), cudaMemcpyDeviceToHost));
-    std::vector<bool> agrees(cs.size(), true);
-    for (std::size_t k = 1; k < cs.size(); ++k) {
-      CASCADE_CUDA_CHECK(cudaMemset(out, 0xff, segments * sizeof(float)));
-      cs[k].run();
-      CASCADE_CUDA_CHECK(cudaMemcpy(got.data(), out, segments * sizeof(float), cudaMemcpyDeviceToHost));
-      for (long long s = 0; s < segments; ++s) {
-        float const len = static_cast<float>(h[s + 1] - h[s]);
-        if (!(std::fabs(got[s] - want[s]) <= 1e-5f * len * (1.0f + std::fabs(want[s])))) {
-          agrees[k] = false;
-          std::printf("  %s disagrees at segment %lld (%d items): %.9g, CUB %.9g\n", cs[k].name.c_str(), s,
-                      h[s + 1] - h[s], got[s], want[s]);
-          break;
-        }
-      }
-    }
-    double const bytes = static_cast<double>(items) * sizeof(float) + static_cast<double>(segments + 1) * sizeof(int);
-    std::size_t const ceiling_bytes = (static_cast<std::size_t>(bytes) + 15) / 16 * 16;
-    std::vector<std::function<void()>> calls;
-    for (auto& c : cs) calls.push_back(c.run);
-    std::vector<double> hot = t.median_group_us_budget(calls, cascade_bench::mode::hot, 31, 3e5);
-    std::vector<double> cold = t.median_group_us_budget(calls, cascade_bench::mode::cold, 31, 3e5);
-    double const ceil_hot = cascade_measure::best_read_ceiling_us(t, ceiling_buffer, ceiling_bytes, cascade_bench::mode::hot);
-    double const ceil_cold = cascade_measure::best_read_ceiling_us(t, ceiling_buffer, ceiling_bytes, cascade_bench::mode::cold);
-    for (std::size_t k = 0; k < cs.size(); ++k) {
-      std::printf("%-10s %-34s %10.1f %10.1f %9.0f %8.0f%% %.2fx%s\n", label, cs[k].name.c_str(), hot[k], cold[k],
-                  bytes / cold[k] / 1e3, 100 * ceil_cold / cold[k], hot[0] / hot[k], agrees[k] ? "" : "  DISAGREES");
-      char row[2048];
-      std::snprintf(row, sizeof row,
-                    "{\"kind\": \"timing\", \"family\": \"segmented\", \"item\": \"float\", \"items\": %lld, "
-                    "%s, \"segments\": %lld, \"cub_version\": %d, \"bytes\": %.0f, \"name\": \"%s\", "
-                    "\"hot_us\": %.3f, \"cold_us\": %.3f, \"ceiling_hot_us\": %.3f, \"ceiling_cold_us\": %.3f, "
-                    "\"ratio_hot\": %.4f, \"ratio_cold\": %.4f, \"agrees\": %s}",
-                    items, lengths_json.c_str(), segments, cub_version, bytes, cs[k].name.c_str(), hot[k], cold[k],
-                    ceil_hot, ceil_cold, hot[0] / hot[k], cold[0] / cold[k], agrees[k] ? "true" : "false");
-      rows.push_back(row);
-    }
-    cudaFree(temp);
+void build(bool dry, sink& out) {
+  shared_buffers* b = dry ? nullptr : &out.keep<shared_buffers>();
+  auto const wanted = [](std::string const& label) {
+    auto const& cases = wanted_cases();
+    return cases.empty() || std::find(cases.begin(), cases.end(), label) != cases.end();
   };
-
-  char const* const only = std::getenv("CASCADE_SEGMENTED_ONLY");
-  auto const wanted = [&](std::string const& label) { return only == nullptr || label == only; };
   for (long long size : {1ll, 4ll, 8ll, 10ll, 16ll, 32ll, 64ll, 256ll, 1024ll, 16384ll, 1ll << 20}) {
-    if (!wanted(std::to_string(size))) continue;
-    long long const segments = items / size;
-    std::vector<int> h(segments + 1);
-    for (long long s = 0; s <= segments; ++s) h[s] = static_cast<int>(s * size);
     std::string const label = std::to_string(size);
-    std::string const lengths = "\"lengths\": \"fixed\", \"segment_size\": " + std::to_string(size) +
-                                ", \"mean_length\": " + std::to_string(size) + ", \"max_length\": " + std::to_string(size);
-    void* fixed_temp = nullptr;
-    measure(h, label.c_str(), lengths, [&](std::vector<contender>& cs, long long n) {
+    if (!wanted(label)) continue;
+    long long const segments = items / size;
+    auto h = std::make_shared<std::vector<int>>(b ? segments + 1 : 1);  // dry: names only
+    for (std::size_t s = 0; s < h->size(); ++s) (*h)[s] = static_cast<int>(static_cast<long long>(s) * size);
+    std::string const lengths = ", \"lengths\": \"fixed\", \"segment_size\": " + std::to_string(size) +
+                                ", \"mean_length\": " + std::to_string(size) +
+                                ", \"max_length\": " + std::to_string(size);
+    add_case(out, b, label, h, lengths,
+             [&](std::vector<contender>& cs, float const* in, int const* off, long long n, float* d_out) {
 #if CUB_VERSION >= 300200  // the fixed-size overloads: no offsets read, as batched_reduce
       std::size_t fixed_bytes = 0;
-      CASCADE_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, fixed_bytes, in, out, n, static_cast<int>(size)));
-      CASCADE_CUDA_CHECK(cudaMalloc(&fixed_temp, fixed_bytes + 1));
-      cs.push_back({"cub::DeviceSegmentedReduce::Sum (fixed size)", [=] {
+      void* fixed_temp = nullptr;
+      if (b) {
+        CASCADE_CUDA_CHECK(
+            cub::DeviceSegmentedReduce::Sum(nullptr, fixed_bytes, in, d_out, n, static_cast<int>(size)));
+        fixed_temp = out.keep<device_array<unsigned char>>(fixed_bytes + 1).data;
+      }
+      cs.push_back({"cub::DeviceSegmentedReduce::Sum (fixed size)", "cub", "", [=] {
                       std::size_t bytes = fixed_bytes;
                       CASCADE_CUDA_CHECK(
-                          cub::DeviceSegmentedReduce::Sum(fixed_temp, bytes, in, out, n, static_cast<int>(size)));
+                          cub::DeviceSegmentedReduce::Sum(fixed_temp, bytes, in, d_out, n, static_cast<int>(size)));
                     }});
 #endif
-      cs.push_back({"cascade batched_reduce default_policy", [=] {
-                      cascade::batched_reduce(cascade::default_policy{}, in, size, n, out, 0.0f, cascade::plus{});
+      cs.push_back({"cascade batched_reduce default_policy", "cascade", "", [=] {
+                      cascade::batched_reduce(cascade::default_policy{}, in, size, n, d_out, 0.0f, cascade::plus{});
                     }});
 #if __has_include(<cascade/segment/lengths.cuh>)
-      cs.push_back({"cascade default_policy, segment_lengths::about(size)", [=] {
-                      cascade::segmented_reduce_into(cascade::default_policy{}, in, off, off + 1, n, out, 0.0f,
+      cs.push_back({"cascade default_policy, segment_lengths::about(size)", "cascade", "", [=] {
+                      cascade::segmented_reduce_into(cascade::default_policy{}, in, off, off + 1, n, d_out, 0.0f,
                                                      cascade::plus{}, cascade::segment_lengths::about(size));
                     }});
       if (size == 16 || size == 16384) {  // what a wrong hint costs: short said of long segments, and long of short
         long long const wrong = size == 16 ? 16384 : 1;
-        cs.push_back({"cascade default_policy, segment_lengths::about(" + std::to_string(wrong) + ") (wrong)", [=] {
-                        cascade::segmented_reduce_into(cascade::default_policy{}, in, off, off + 1, n, out, 0.0f,
+        cs.push_back({"cascade default_policy, segment_lengths::about(" + std::to_string(wrong) + ") (wrong)",
+                      "cascade", "", [=] {
+                        cascade::segmented_reduce_into(cascade::default_policy{}, in, off, off + 1, n, d_out, 0.0f,
                                                        cascade::plus{}, cascade::segment_lengths::about(wrong));
                       }});
       }
 #endif
-      add_owners(cs, in, off, n, out, size <= 1024);
+      add_owners(cs, in, off, n, d_out, size <= 1024);
       if (size >= 4096) {  // one block a segment, under other shapes than the default's
-        cs.push_back(owner_contender<cascade::segment::block, 256, 16>(in, off, n, out));
-        cs.push_back(owner_contender<cascade::segment::block, 512, 8>(in, off, n, out));
-        cs.push_back(owner_contender<cascade::segment::block, 128, 16>(in, off, n, out));
-        cs.push_back(owner_contender<cascade::segment::blocks, 256, 16>(in, off, n, out));
+        cs.push_back(owner_contender<cascade::segment::block, 256, 16>(in, off, n, d_out));
+        cs.push_back(owner_contender<cascade::segment::block, 512, 8>(in, off, n, d_out));
+        cs.push_back(owner_contender<cascade::segment::block, 128, 16>(in, off, n, d_out));
+        cs.push_back(owner_contender<cascade::segment::blocks, 256, 16>(in, off, n, d_out));
       }
     });
-    cudaFree(fixed_temp);
   }
 
   // Variable lengths: a power law with mean 32 and segments of up to 2^20 items (a few of them; about
@@ -279,31 +273,38 @@ int main(int argc, char** argv) {
     long long const longest = 1ll << 20;
     double const mean = 32;
     std::uint64_t const seed = 0x5E6D'0001ull;
-    power_law_lengths const pl = make_power_law(items, mean, longest, seed);
+    power_law_lengths const pl = b ? make_power_law(items, mean, longest, seed) : power_law_lengths{0, {0}, 0};
     long long const segments = static_cast<long long>(pl.offsets.size()) - 1;
     double const realised = static_cast<double>(items) / static_cast<double>(segments);
-    std::printf("power-law lengths: P(L) ~ L^-alpha on [1, %lld], alpha %.6f (mean %.0f), seed 0x%llx: %lld "
-                "segments, realised mean %.3f, longest %lld\n",
-                longest, pl.alpha, mean, static_cast<unsigned long long>(seed), segments, realised, pl.max_length);
     char lengths[512];
     std::snprintf(lengths, sizeof lengths,
-                  "\"lengths\": \"power-law\", \"segment_size\": 0, \"mean_length\": %.4f, \"max_length\": %lld, "
+                  ", \"lengths\": \"power-law\", \"segment_size\": 0, \"mean_length\": %.4f, \"max_length\": %lld, "
                   "\"alpha\": %.6f, \"target_mean\": %.1f, \"length_bound\": %lld, \"seed\": %llu",
                   realised, pl.max_length, pl.alpha, mean, longest, static_cast<unsigned long long>(seed));
-    measure(pl.offsets, "power-law", lengths,
-            [&](std::vector<contender>& cs, long long n) { add_owners(cs, in, off, n, out, true); });
+    add_case(out, b, "power-law", std::make_shared<std::vector<int>>(pl.offsets), lengths,
+             [&](std::vector<contender>& cs, float const* in, int const* off, long long n, float* d_out) {
+               add_owners(cs, in, off, n, d_out, true);
+             });
   }
-
-  std::string const method = "hot and cold medians of alternating runs (timer.cuh), CUB's two-phase temporary "
-                             "storage allocated outside the timed region; CUB " +
-                             cub_version_text(cub_version);
-  int const ok = opts.out_path.empty() ||
-                 cascade_bench::write_results(opts.out_path, cascade_bench::read_environment(), opts, method.c_str(),
-                                              rows);
-  cudaFree(in);
-  cudaFree(off);
-  cudaFree(out);
-  cudaFree(ref);
-  cudaFree(ceiling_buffer);
-  return ok ? 0 : 1;
 }
+
+contest::program make() {
+  contest::program p;
+  p.name = "cascade-segmented";
+  p.units = {{"segmented", "segmented", &build}};
+  p.rounds = {0};
+  p.options = [](std::vector<std::string>& args) {
+    std::string const list = cascade_nvbench::take_option(args, "--cases");
+    for (std::size_t at = 0; at < list.size();) {
+      std::size_t end = list.find(',', at);
+      if (end == std::string::npos) end = list.size();
+      if (end > at) wanted_cases().push_back(list.substr(at, end - at));
+      at = end + 1;
+    }
+  };
+  return p;
+}
+
+[[maybe_unused]] bool const declared = contest::declare(&make);
+
+}  // namespace

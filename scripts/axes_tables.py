@@ -8,7 +8,12 @@ under each the bar that family is held to, met or missed, with its numbers.
     python3 scripts/axes_tables.py CASCADE.json RIVALS.json --merge BOTH.json # one file: the rivals' inside
     python3 scripts/axes_tables.py BOTH.json[.xz]                             # (its "rivals" key)
 
-Columns: cascade's default hot us (launch included, hot_idle, in parentheses), its cold GB/s and
+Reads both layouts of cascade-axes's results (results_io.rows_of): the old program's rows, and the NVBench
+program's states (scripts/nvbench-run.sh), whose read ceiling comes with each row (ceiling_hot_us,
+ceiling_cold_us) and whose launch-included figure is NVBench's batch time (batch_us; the old files'
+hot_idle_us is gone); the column and the note name whichever the file holds.
+
+Columns: cascade's default hot us (launch included, hot_idle or batch, in parentheses), its cold GB/s and
 that as a share of the read ceiling's cold GB/s (a streaming kernel over the same bytes); per rival
 library, its hot us and rival / cascade (above 1: cascade is faster); for rows also
 cascade::batched_reduce_into's. A figure that disagreed with its float64 check is marked "!"; a
@@ -19,7 +24,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_io import load_result  # noqa: E402
+from results_io import load_result, meta_of, rows_of  # noqa: E402
 
 FAMILIES = ['columns', 'rows', 'dims02', 'moments']
 TITLES = {'columns': 'sums along axis 0 of a row-major matrix (column sums)',
@@ -58,6 +63,31 @@ def is_batched(r):
 def is_default(r):
     return (r.get('library', 'cascade') == 'cascade' and not is_batched(r)
             and (r.get('policy') == 'default' or r.get('name', '').endswith('(default)')))
+
+
+def rows_of_file(doc):
+    """A results file's rows, either layout; an NVBench file's read ceilings (each timing row carries its
+    case's) as rows of kind 'ceiling', one a family, shape and axes, as the old files hold them."""
+    if not doc or ('rows' not in doc and 'nvbench' not in doc):
+        return []
+    rows = rows_of(doc)
+    if 'nvbench' not in doc:
+        return rows
+    seen = set()
+    for r in list(rows):
+        key = (r.get('family'), tuple(r.get('shape') or ()), tuple(r.get('axes') or ()))
+        if r.get('kind') != 'timing' or key in seen or r.get('ceiling_cold_us') is None:
+            continue
+        seen.add(key)
+        rows.append({'kind': 'ceiling', 'family': r['family'], 'shape': r.get('shape'), 'axes': r.get('axes'),
+                     'item': r.get('item'), 'items': r.get('items'), 'outputs': r.get('outputs'),
+                     'bytes': r.get('bytes'), 'hot_us': r.get('ceiling_hot_us'), 'cold_us': r.get('ceiling_cold_us')})
+    return rows
+
+
+def launch_key(rows):
+    """The launch-included figure the rows hold: the old files' hot_idle_us, else NVBench's batch_us."""
+    return 'hot_idle_us' if any('hot_idle_us' in r for r in rows) else 'batch_us'
 
 
 def gbps_of(r, which):
@@ -153,33 +183,39 @@ def main():
         merged = dict(cdoc, rivals=rdoc)
         with open(args.merge, 'w') as f:
             f.write(json.dumps({k: v for k, v in merged.items() if k not in ('rows', 'rivals')})[:-1])
-            f.write(', "rows": [\n' + ',\n'.join(json.dumps(r) for r in merged.get('rows', [])) + '\n]')
+            if 'rows' in merged:  # (an NVBench file's states stay under its "nvbench")
+                f.write(', "rows": [\n' + ',\n'.join(json.dumps(r) for r in merged['rows']) + '\n]')
             f.write(', "rivals": ' + json.dumps({k: v for k, v in rdoc.items() if k != 'rows'})[:-1])
             f.write(', "rows": [\n' + ',\n'.join(json.dumps(r) for r in rdoc.get('rows', [])) + '\n]}}\n')
-    crows = cdoc.get('rows', [])
+    crows = rows_of_file(cdoc)
     ctimings = [r for r in crows if r.get('kind', 'timing') == 'timing']
     ceilings = [r for r in crows if r.get('kind') == 'ceiling']
-    rrows = [r for r in rdoc.get('rows', []) if r.get('kind', 'timing') == 'timing' and r.get('library') != 'cascade']
+    rrows = [r for r in rows_of_file(rdoc) if r.get('kind', 'timing') == 'timing' and r.get('library') != 'cascade']
     present = {r.get('library') for r in rrows}
     rivals = [k for k in KNOWN_RIVALS if k in present] + sorted(x for x in present if x not in KNOWN_RIVALS and x)
     host_clock = {r['library'] for r in rrows if r.get('clock') == 'host'}
     ct, rt, cl = Table(ctimings), Table(rrows), Table(ceilings)
+    launch = launch_key(ctimings)
+    launch_name = launch[:-len('_us')]
 
     v = rdoc.get('versions', {})
+    cmeta = meta_of(cdoc)
     print('cascade: %s, driver %s, CCCL %s, commit %s, %s' % (
-        cdoc.get('gpu', '?'), cdoc.get('nvidia_driver', '?'), cdoc.get('cccl', '?'), cdoc.get('cascade_commit', '?'),
-        cdoc.get('date', '?')))
+        cmeta.get('gpu', '?'), cmeta.get('nvidia_driver', '?'), cmeta.get('cccl', '?'),
+        cmeta.get('cascade_commit', '?'), cmeta.get('date', '?')))
     print('rivals: %s, driver %s, %s, %s' % (
         rdoc.get('gpu', '?'), rdoc.get('nvidia_driver', '?'),
         ', '.join('%s %s' % (k, v[k]) for k in ['torch', 'cupy', 'jax'] if v.get(k)) or 'no library',
         rdoc.get('date', '?')))
     if rdoc.get('missing'):
         print('missing from the rivals run: %s' % ', '.join(sorted(rdoc['missing'])))
-    if cdoc.get('gpu') and rdoc.get('gpu') and cdoc['gpu'] != rdoc['gpu']:
-        print('**warning: the two files come from different GPUs (%s, %s)**' % (cdoc['gpu'], rdoc['gpu']))
+    if cmeta.get('gpu') and rdoc.get('gpu') and cmeta['gpu'] != rdoc['gpu']:
+        print('**warning: the two files come from different GPUs (%s, %s)**' % (cmeta['gpu'], rdoc['gpu']))
     print()
-    print('hot us: CUDA events, the call queued behind a spin (launch excluded); in parentheses hot_idle, the '
-          'launch included. x: rival hot us / cascade hot us (above 1: cascade is faster). ! : disagreed with '
+    print('hot us: CUDA events, the call queued behind a spin (launch excluded); in parentheses ' +
+          ('hot_idle, the launch included' if launch == 'hot_idle_us' else
+           "NVBench's batch (the mean of back-to-back launches: launch included; the old hot_idle is gone)") +
+          '. x: rival hot us / cascade hot us (above 1: cascade is faster). ! : disagreed with '
           'its float64 check.' + (' %s: host clock (launch and wait included), so its x flatters cascade.' %
                                   ', '.join(sorted(host_clock)) if host_clock else ''))
 
@@ -189,7 +225,7 @@ def main():
         if not cases:
             continue
         batched = family == 'rows'
-        head = ['shape', 'cascade hot us (hot_idle)', 'cold GB/s', 'of ceiling']
+        head = ['shape', 'cascade hot us (%s)' % launch_name, 'cold GB/s', 'of ceiling']
         for lib in rivals:
             head += ['%s hot us%s' % (lib, ' (host)' if lib in host_clock else ''), '%s x' % lib]
         if batched:
@@ -208,7 +244,7 @@ def main():
             ceil = gbps_of(c, 'cold')
             pct = 100.0 * cold / ceil if cold and ceil else None
             hot = ('-' if d is None or d.get('hot_us') is None else
-                   '%s (%s)%s' % (us_text(d['hot_us']), us_text(d.get('hot_idle_us')), mark(d)))
+                   '%s (%s)%s' % (us_text(d['hot_us']), us_text(d.get(launch)), mark(d)))
             label = shape_text(case['shape'], case['all'])
             if family == 'moments' and not case['all'] and case.get('axes') is not None:
                 label += ', dim %s' % ','.join(str(a) for a in case['axes'])
@@ -254,7 +290,7 @@ def main():
 
     if args.plot:
         plot(plot_groups, ['cascade'] + (['batched'] if any('batched' in g['values'] for g in plot_groups) else [])
-             + rivals, host_clock, args.plot, cdoc.get('gpu') or rdoc.get('gpu') or '')
+             + rivals, host_clock, args.plot, cmeta.get('gpu') or rdoc.get('gpu') or '')
     return 0
 
 

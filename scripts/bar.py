@@ -20,13 +20,13 @@ scripts/rivals_bar.py: python3 scripts/bar.py rivals-h200-...-cccl3.5.0.json [mo
 """
 import sys
 
-from results_io import load_result
+from results_io import load_result, rows_of, sweep_rows
 
 BAR_CONFIGS = ["float-plus", "int32-plus", "double-plus", "float-minimum"]
 
 
-def rows_of(path):
-    return load_result(path)["rows"]
+def sweep_rows_of(path):
+    return sweep_rows(load_result(path))
 
 
 def find(rows, config, group, n):
@@ -37,7 +37,7 @@ def find(rows, config, group, n):
 
 
 def main(path):
-    rows = rows_of(path)
+    rows = sweep_rows_of(path)
     failures, checks = [], 0
 
     def check(ok, what):
@@ -94,8 +94,8 @@ def main(path):
 
 
 def is_rivals_file(path):
-    rows = load_result(path).get("rows", [])
-    return any(isinstance(r, dict) and "family" in r for r in rows)
+    rows = rows_of(load_result(path))  # cascade-bench's rows have a group, the rivals' none
+    return any(isinstance(r, dict) and "family" in r and "group" not in r for r in rows)
 
 
 if __name__ == "__main__":

@@ -10,17 +10,16 @@ cd "$(dirname "$0")/.."
 # kernels or CUB's; Meson's default b_ndebug=false enables both), no tests.
 build_dir=${CASCADE_BUILD_DIR:-build-bench}
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
-bash scripts/fetch-nvbench.sh >/dev/null  # cascade-ladder is an NVBench program (bench/nvbench/)
+bash scripts/fetch-nvbench.sh >/dev/null  # the three are NVBench programs
 [ -f "$build_dir/build.ninja" ] || meson setup "$build_dir" --buildtype=release -Db_ndebug=true -Dtests=false >/dev/null
 ninja -C "$build_dir" bench/cascade-bench bench/cascade-ladder bench/cascade-finishes >/dev/null
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-' | sed 's/^nvidia-//')
-driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 commit=${CASCADE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}  # the device copy may have no .git
 dir=${1:-bench/results}
 day=$(date -u +%Y-%m-%d)
 mkdir -p "$dir"
-"$build_dir/bench/cascade-bench" --out "$dir/bench-$gpu-$day.json" --commit "$commit" --driver "$driver" \
-  | tee "$dir/bench-$gpu-$day.txt"
+export CASCADE_COMMIT=$commit
+scripts/nvbench-run.sh "$build_dir/bench/cascade-bench" "$dir/bench-$gpu-$day.json" | tee "$dir/bench-$gpu-$day.txt"
 python3 scripts/bar.py "$dir/bench-$gpu-$day.json" || true  # reports, does not stop the other benches
-CASCADE_COMMIT=$commit scripts/nvbench-run.sh "$build_dir/bench/cascade-ladder" "$dir/ladder-$gpu-$day.json"
-"$build_dir/bench/cascade-finishes" --out "$dir/finishes-$gpu-$day.json" --commit "$commit" --driver "$driver"
+scripts/nvbench-run.sh "$build_dir/bench/cascade-ladder" "$dir/ladder-$gpu-$day.json"
+scripts/nvbench-run.sh "$build_dir/bench/cascade-finishes" "$dir/finishes-$gpu-$day.json"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one of cascade's NVBench programs (bench/nvbench/) and writes its results file: NVBench's JSON
+# Runs one of cascade's NVBench programs (bench/) and writes its results file: NVBench's JSON
 # whole under "nvbench", under "environment" what a results file records that NVBench's does not (the
 # driver, the CUDA runtime and CCCL the program reports with --versions, the commit and the date), and
 # under "notes" the program's rows that are not timings (--notes). scripts/results_io.py reads it. Its exit status is the program's (1: a result

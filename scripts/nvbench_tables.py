@@ -3,14 +3,14 @@
 
     # on the GPU machine, one after the other:
     build/bench/cascade-nvbench-reduce --stopping-criterion entropy --json nv.json
-    build/bench/cascade-bench --sweep 0 --configs float-plus,double-plus,int32-plus,int64-plus,int8-plus,half-plus \\
-        --out ours.json
+    scripts/nvbench-run.sh build/bench/cascade-bench ours.json --no-sweep \\
+        --units float-plus,double-plus,int32-plus,int64-plus,int8-plus,half-plus
     python3 scripts/nvbench_tables.py --merge nv.json ours.json --out bench/results/nvbench-h200-DATE.json
     python3 scripts/nvbench_tables.py bench/results/nvbench-h200-DATE.json     # the Markdown table
 
 The merged file keeps both documents whole: {"nvbench": NVBench's JSON, "cascade_bench": cascade-bench's}.
 A row: NVBench's cold GPU time (its L2 flush and blocking kernel; mean) and cascade-bench's cold time
-(median), then NVBench's batch GPU time (launches back to back) and cascade-bench's hot time (each call
+(median; before cascade-bench moved onto NVBench, its own L2 flush: a memset of twice the L2), then NVBench's batch GPU time (launches back to back) and cascade-bench's hot time (each call
 queued behind a spin kernel), each as cascade / CUB in us and CUB / cascade."""
 import argparse
 import json
@@ -19,7 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_io import load_result  # noqa: E402
+from results_io import load_result, sweep_rows  # noqa: E402
 
 NVBENCH_TYPES = {'F32': 'float', 'F64': 'double', 'I32': 'int32', 'I64': 'int64', 'I8': 'int8', 'half': 'half'}
 
@@ -51,7 +51,7 @@ def ours_rows(doc):
     """{(item, n, 'cascade' | 'cub'): (cold us, hot us)} of default_policy and CUB."""
     names = {'default': 'cascade', 'cub': 'cub'}
     return {(r['item'], r['n'], names[r['group']]): (r['cold_us'], r['hot_us'])
-            for r in doc['rows'] if r['group'] in names and r.get('op') == 'plus'}
+            for r in sweep_rows(doc) if r['group'] in names and r.get('op') == 'plus'}
 
 
 def table(path):

@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_io import load_result  # noqa: E402
+from results_io import load_result, sweep_rows  # noqa: E402
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 RUN = 'bench/results/bench-h200-2026-11-29.json.xz'
@@ -26,7 +26,7 @@ CONFIGS = [('float-plus', 'float plus'), ('float-minimum', 'float minimum'), ('i
 
 if '--every' in sys.argv:
     # CUB / default_policy at every size: hot / cold / hot on an idle GPU (the launch included)
-    rows = [r for r in load_result(sys.argv[1])['rows'] if r.get('group') == 'default']
+    rows = [r for r in sweep_rows(load_result(sys.argv[1])) if r.get('group') == 'default']
     sizes = sorted({r['n'] for r in rows})
     print('| config | ' + ' | '.join('2^%d' % (n.bit_length() - 1) for n in sizes) + ' |')
     print('|---|' + '---:|' * len(sizes))
@@ -39,7 +39,7 @@ if '--config' in sys.argv:
     # one configuration in full: CUB and default_policy hot and cold (us), their ratios, the bandwidth
     # against the read ceiling (cold) and thrust::reduce / cascade::reduce (both returning to the host)
     config = sys.argv[sys.argv.index('--config') + 1]
-    rows = [r for r in load_result(sys.argv[1])['rows'] if r['config'] == config]
+    rows = [r for r in sweep_rows(load_result(sys.argv[1])) if r['config'] == config]
     at = {(r['group'], r['n']): r for r in rows if r['group'] in ('cub', 'default', 'ceiling', 'to_host')}
     print('| n | CUB hot | default hot | ratio | ratio, hot idle | CUB cold | default cold | ratio | '
           'default GB/s (cold) | read ceiling GB/s (cold) | thrust / cascade::reduce (hot / cold, wall) |')
@@ -51,7 +51,7 @@ if '--config' in sys.argv:
             d['cold_us'], d['cub_ratio_cold'], d['cold_gbps'], e['cold_gbps'], h['thrust_ratio_hot'],
             h['thrust_ratio_cold']))
     sys.exit(0)
-rows = [r for r in load_result(os.path.join(root, RUN))['rows'] if r.get('group') == 'default']
+rows = [r for r in sweep_rows(load_result(os.path.join(root, RUN))) if r.get('group') == 'default']
 print('| config | ' + ' | '.join('2^%d-2^%d' % band for band in BANDS) + ' |')
 print('|---|' + '---:|' * len(BANDS))
 for config, label in CONFIGS:

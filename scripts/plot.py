@@ -10,7 +10,7 @@ are joined and the metadata (GPU, date) comes from the first.
 Usage: plot.py RESULTS.json [MORE.json ...] [--out docs/img] [--configs float-plus,int32-plus]"""
 import argparse, math, os, sys
 
-from results_io import load_result
+from results_io import load_result, meta_of, sweep_rows
 
 try:
     import matplotlib
@@ -29,8 +29,8 @@ def load_results(paths):
     for path in paths:
         data = load_result(path)
         if meta is None:
-            meta = {k: v for k, v in data.items() if k != 'rows'}
-        rows.extend(data.get('rows', []))
+            meta = {k: v for k, v in meta_of(data).items() if k != 'rows'}
+        rows.extend(sweep_rows(data))
     return meta, rows
 
 

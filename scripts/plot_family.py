@@ -11,7 +11,7 @@ Writes <out>/<prefix>.png.
 import argparse
 import sys
 
-from results_io import load_result
+from results_io import load_result, meta_of, rows_of
 
 try:
     import matplotlib
@@ -30,15 +30,22 @@ def series(rows, family, config, name_prefix):
     return out
 
 
+def clock(r):
+    """'gpu' or 'host': the old rows' clock; cascade-family's NVBench rows carry it too, and the driver marks
+    host-clock hot times hot_clock."""
+    return r.get('clock') or ('host' if r.get('hot_clock') == 'host' else 'gpu')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('run')
     ap.add_argument('--out', default='docs/img')
     ap.add_argument('--prefix', default='family-h200')
     a = ap.parse_args()
-    meta = load_result(a.run)
-    rows = [r for r in meta['rows'] if r.get('kind') == 'timing' and r.get('clock') == 'gpu']
-    peak = meta.get('memory_gbs')
+    doc = load_result(a.run)
+    meta = meta_of(doc)  # the old file's top level or the NVBench layout's environment
+    rows = [r for r in rows_of(doc) if r.get('kind') == 'timing' and clock(r) == 'gpu']
+    peak = meta.get('memory_gbs')  # the peak memory bandwidth; absent: the right panel is left empty
     fig, (left, middle, right) = plt.subplots(1, 3, figsize=(17, 5))
 
     calls = [('count', '==7', 'cascade::count_into'), ('count_if', 'odd', 'cascade::count_if_into'),
@@ -67,7 +74,8 @@ def main():
         ns = sorted(n for n in mine if n in cub)
         middle.plot(ns, [cub[n]['hot_us'] / mine[n]['hot_us'] for n in ns], marker='o', label=config)
         moved = {n: 8.0 * n + 8.0 * float(mine[n]['result']) for n in ns}
-        right.plot(ns, [100.0 * moved[n] / mine[n]['hot_us'] / 1e3 / peak for n in ns], marker='o', label=config)
+        if peak:
+            right.plot(ns, [100.0 * moved[n] / mine[n]['hot_us'] / 1e3 / peak for n in ns], marker='o', label=config)
     middle.axhline(1.2, color='k', linestyle='--', linewidth=1, label='bar: 1.2')
     middle.axhline(1.0, color='grey', linestyle=':', linewidth=1)
     middle.set(xlabel='pairs', ylabel="CUB's time / cascade's (above 1: cascade faster)",
@@ -75,7 +83,8 @@ def main():
     middle.set_xscale('log', base=2)
     middle.legend(fontsize=8, title='run lengths')
     right.axhline(80, color='k', linestyle='--', linewidth=1, label='bar: 80% (mean >= 64)')
-    right.set(xlabel='pairs', ylabel=f'% of the {peak} GB/s peak', title='reduce_by_key: bytes moved', ylim=(0, 100))
+    right.set(xlabel='pairs', ylabel=f'% of the {peak} GB/s peak',
+              title='reduce_by_key: bytes moved' + ('' if peak else ' (no peak in the results file)'), ylim=(0, 100))
     right.set_xscale('log', base=2)
     right.legend(fontsize=8, title='run lengths')
     fig.suptitle(f"cascade-family on an {meta.get('gpu')} (CCCL {meta.get('cccl')}, {meta.get('date')}): hot GPU time")

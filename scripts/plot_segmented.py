@@ -17,7 +17,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from results_io import load_result
+from results_io import load_result, meta_of, rows_of
 
 try:
     import matplotlib
@@ -85,10 +85,11 @@ def load(paths):
     rows, gpu, dates = [], '', set()
     for p in paths:
         data = load_result(p)
-        gpu = gpu or data.get('gpu', '') or data.get('environment', {}).get('gpu', '')
-        if data.get('date'):
-            dates.add(data['date'])
-        rows += [r for r in data['rows'] if r.get('kind') == 'timing' and r.get('family') == 'segmented']
+        meta = meta_of(data)
+        gpu = gpu or meta.get('gpu', '')
+        if meta.get('date'):
+            dates.add(meta['date'])
+        rows += [r for r in rows_of(data) if r.get('kind') == 'timing' and r.get('family') == 'segmented']
     if not rows:
         sys.exit('plot_segmented.py: no segmented timing rows in ' + ', '.join(paths))
     return rows, gpu, sorted(dates)

@@ -144,7 +144,7 @@ def segmented(seg_doc, py):
     want = {'default': 'cascade default_policy', 'hint': 'cascade default_policy, segment_lengths::about(size)',
             'batched': 'cascade batched_reduce default_policy'}
     cas = {}
-    for r in seg_doc['rows']:
+    for r in rows_of(seg_doc):
         if r.get('kind') == 'timing' and r.get('lengths') == 'fixed':
             for k, name in want.items():
                 if r['name'] == name:

@@ -74,15 +74,23 @@ def nvbench_rows(doc):
             for key, tag in NVBENCH_TIMES.items():
                 if tag in values:
                     row[key] = float(values[tag]) * 1e6
-            if 'cascade/rivals/row' in values:  # cascade-rivals: what the state is (a JSON object)
-                row['row'] = json.loads(values['cascade/rivals/row'])
+            for tag in ('cascade/row', 'cascade/rivals/row'):  # what the state is (a JSON object; the second
+                if tag in values:                             # tag is an older cascade-rivals')
+                    row['row'] = json.loads(values[tag])
             rows.append(row)
     return rows
 
 
 def meta_of(doc):
-    """A results file's environment (gpu, nvidia_driver, cascade_commit, date, ...), either layout."""
-    return doc.get('environment', doc)
+    """A results file's environment (gpu, nvidia_driver, cascade_commit, date, memory_gbs, ...), either
+    layout; for NVBench's, the peak memory bandwidth from its device record."""
+    if 'environment' not in doc:
+        return doc
+    meta = dict(doc['environment'])
+    device = doc['nvbench']['devices'][0] if doc.get('nvbench', {}).get('devices') else {}
+    if 'memory_gbs' not in meta and device.get('global_memory_bus_bandwidth'):
+        meta['memory_gbs'] = round(device['global_memory_bus_bandwidth'] / 1e9)
+    return meta
 
 
 def _upper_median(values):
@@ -91,10 +99,12 @@ def _upper_median(values):
     return values[len(values) // 2] if values else None
 
 
-def rivals_rows(doc):
-    """cascade-rivals' states (an NVBench program) as the rows of its tables: one row per contender,
-    configuration and size, its times the median over rounds, its ratios the median of the rounds'
-    ratios against the reference (the first CUB call) in the same round, the read ceiling beside it."""
+def contest_rows(doc):
+    """The states of a program on bench/support/contest.cu (cascade-rivals, cascade-bench,
+    cascade-segmented, ...) as the rows of its tables: one row per contender, configuration and size,
+    its times the median over rounds, its ratios the median of the rounds' ratios against the
+    reference (a CUB call) in the same round, the read ceiling beside it, and the fields the program
+    adds to what a state is (segment lengths, a policy's block size, ...)."""
     rounds = {}  # (benchmark, Config, Elements) -> {Round: {contender label: state row}}
     for r in nvbench_rows(doc):
         if r['skipped'] or 'row' not in r:
@@ -126,14 +136,49 @@ def rivals_rows(doc):
             for t in ('hot', 'cold'):
                 row[t + '_gbps'] = d['bytes'] / row[t + '_us'] / 1e3 if row[t + '_us'] else None
             ref = next((s[reference]['row'] for _, s in mine if reference in s), None)
-            row['reference'] = ref['name'] + ' ' + ref['mode'] if ref else reference
+            row['reference'] = ' '.join(x for x in (ref['name'], ref['mode']) if x) if ref else reference
+            for key, value in d.items():  # the program's own fields
+                row.setdefault(key, value)
             rows.append(row)
     return rows
 
 
 def rows_of(doc):
     """The rows of a results file: its 'rows' list, or for cascade-rivals on NVBench its states as
-    rows (rivals_rows) and its notes (what each library returns for ties and NaN)."""
+    rows (contest_rows) and its notes (what each library returns for ties and NaN)."""
     if 'nvbench' not in doc:
         return doc['rows']
-    return rivals_rows(doc) + list(doc.get('notes', []))
+    return contest_rows(doc) + list(doc.get('notes', []))
+
+
+def sweep_rows(doc):
+    """cascade-bench's rows in the layout its tables and plots read (config, n, name, group, policy,
+    hot_us, cold_us, cub_ratio_hot, cub_ratio_cold, ...), from either layout. On NVBench
+    (bench/sweep.cu on contest.cu) the ratios are the rows' against CUB's, the read ceiling a row of
+    its own (group 'ceiling') as before, cascade::reduce's row has thrust_ratio_hot/cold beside it,
+    and what the older program measured with the launch included (hot_idle) is not there (None)."""
+    if 'nvbench' not in doc:
+        return doc['rows']
+    rows, ceilings, thrust = [], {}, {}
+    for r in contest_rows(doc):
+        if r.get('kind') != 'timing':
+            continue
+        r = dict(r, cub_ratio_hot=r['ratio_hot'], cub_ratio_cold=r['ratio_cold'], cub_ratio_hot_idle=None,
+                 hot_idle_us=None)
+        key = (r['config'], r['n'])
+        if r['ceiling_hot_us'] is not None and key not in ceilings:
+            ceilings[key] = dict(r, name='read ceiling', group='ceiling', policy='', hot_us=r['ceiling_hot_us'],
+                                 cold_us=r['ceiling_cold_us'], agrees=True)
+        if r['group'] == 'thrust':
+            thrust[key] = r
+        rows.append(r)
+    for r in rows:
+        t = thrust.get((r['config'], r['n']))
+        if r['group'] == 'to_host' and t:
+            r['thrust_ratio_hot'], r['thrust_ratio_cold'] = t['hot_us'] / r['hot_us'], t['cold_us'] / r['cold_us']
+    cub = {(r['config'], r['n']): r for r in rows if r['group'] == 'cub'}
+    for key, c in ceilings.items():
+        ref = cub.get(key)
+        c['cub_ratio_hot'] = ref['hot_us'] / c['hot_us'] if ref else None
+        c['cub_ratio_cold'] = ref['cold_us'] / c['cold_us'] if ref else None
+    return rows + list(ceilings.values())

@@ -13,12 +13,12 @@ import math
 import statistics
 import sys
 
-from results_io import load_result
+from results_io import load_result, rows_of
 
 args = sys.argv[1:]
 split = args.index('--')
-old = [r for p in args[:split] for r in load_result(p)['rows'] if r.get('kind') == 'timing']
-new = [r for p in args[split + 1:] for r in load_result(p)['rows'] if r.get('kind') == 'timing']
+old = [r for p in args[:split] for r in rows_of(load_result(p)) if r.get('kind') == 'timing']
+new = [r for p in args[split + 1:] for r in rows_of(load_result(p)) if r.get('kind') == 'timing']
 CUB = 'cub::DeviceSegmentedReduce::Sum'
 
 

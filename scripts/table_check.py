@@ -15,7 +15,7 @@ on this GPU.
 import re, math, sys
 from collections import defaultdict
 import os
-from results_io import load_result, open_result
+from results_io import load_result, open_result, sweep_rows
 table_path = os.path.join(os.path.dirname(__file__), '..', 'include/cascade/tuning/sm90_h200.cuh')
 if '--table' in sys.argv:
     table_path = sys.argv[sys.argv.index('--table') + 1]
@@ -52,7 +52,7 @@ if '--tuned' in sys.argv:
                                                   m.group(2))]
 d=load_result(sys.argv[1])
 g=defaultdict(list)
-for r in d['rows']: g[(r['config'],r['n'])].append(r)
+for r in sweep_rows(d): g[(r['config'],r['n'])].append(r)
 worst=defaultdict(list)
 for (c,n),rs in sorted(g.items(), key=lambda x:(x[0][0],x[0][1])):
     item,op=c.split('-'); key=(bytes_of[item],'sum' if op=='plus' else 'min_max')
