@@ -572,20 +572,9 @@ void device_count_unit(bool dry, sink& out) {
   }
 }
 
-std::vector<std::string> split(std::string const& list) {
-  std::vector<std::string> v;
-  for (std::size_t at = 0; at < list.size();) {
-    std::size_t end = list.find(',', at);
-    if (end == std::string::npos) end = list.size();
-    if (end > at) v.push_back(list.substr(at, end - at));
-    at = end + 1;
-  }
-  return v;
-}
-
 void take_options(std::vector<std::string>& args) {
   auto& s = program_settings();
-  s.cases = split(cascade_nvbench::take_option(args, "--cases"));
+  s.cases = cascade_nvbench::take_list(args, "--cases");
   std::vector<std::string> const known = {"count", "element", "inner_product", "any_of", "device_count", "by_key",
                                           "by_key_shapes"};
   for (auto const& c : s.cases)

@@ -293,15 +293,7 @@ contest::program make() {
   p.name = "cascade-segmented";
   p.units = {{"segmented", "segmented", &build}};
   p.rounds = {0};
-  p.options = [](std::vector<std::string>& args) {
-    std::string const list = cascade_nvbench::take_option(args, "--cases");
-    for (std::size_t at = 0; at < list.size();) {
-      std::size_t end = list.find(',', at);
-      if (end == std::string::npos) end = list.size();
-      if (end > at) wanted_cases().push_back(list.substr(at, end - at));
-      at = end + 1;
-    }
-  };
+  p.options = [](std::vector<std::string>& args) { wanted_cases() = cascade_nvbench::take_list(args, "--cases"); };
   return p;
 }
 

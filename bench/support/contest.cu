@@ -243,17 +243,6 @@ struct unit_benchmark {
   void operator()(nvbench::state& state, nvbench::type_list<>) { run_state(state); }
 };
 
-std::vector<std::string> split(std::string const& list) {
-  std::vector<std::string> v;
-  for (std::size_t b = 0; b < list.size();) {
-    std::size_t e = list.find(',', b);
-    if (e == std::string::npos) e = list.size();
-    if (e > b) v.push_back(list.substr(b, e - b));
-    b = e + 1;
-  }
-  return v;
-}
-
 std::vector<nvbench::int64_t> as_int64(std::vector<long long> const& v) { return {v.begin(), v.end()}; }
 
 bool is_power_of_two(long long x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -274,8 +263,8 @@ void declare_units(std::vector<std::string>& args) {
   }
   auto& p = the_program();
   if (p.options) p.options(args);
-  auto const families = split(cascade_nvbench::take_option(args, "--families"));
-  auto const only = split(cascade_nvbench::take_option(args, "--units"));
+  auto const families = cascade_nvbench::take_list(args, "--families");
+  auto const only = cascade_nvbench::take_list(args, "--units");
   std::string known_families;
   for (auto const& u : p.units)
     if (known_families.find(u.family) == std::string::npos)

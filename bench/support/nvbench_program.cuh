@@ -72,6 +72,19 @@ inline bool take_flag(std::vector<std::string>& args, std::string const& name) {
   return false;
 }
 
+// `--name A,B,C` taken out of args: its items (none when absent).
+inline std::vector<std::string> take_list(std::vector<std::string>& args, std::string const& name) {
+  std::string const list = take_option(args, name);
+  std::vector<std::string> items;
+  for (std::size_t at = 0; at < list.size();) {
+    std::size_t end = list.find(',', at);
+    if (end == std::string::npos) end = list.size();
+    if (end > at) items.push_back(list.substr(at, end - at));
+    at = end + 1;
+  }
+  return items;
+}
+
 inline bool write_notes(std::string const& path) {
   std::ofstream f(path);
   f << "[";
