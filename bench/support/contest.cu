@@ -7,7 +7,6 @@
 #include <cuda/std/version>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -102,11 +101,13 @@ checked& check(live_unit& lu, measurement const& m) {
   checked c;
   auto const reference = result_of(m, m.contenders[m.reference]);
   for (auto const& x : m.contenders) {  // each call once; one result held at a time beside the reference's
-    auto const mine = &x == &m.contenders[m.reference] ? reference : result_of(m, x);
+    bool const is_reference = &x == &m.contenders[m.reference];
+    std::vector<unsigned char> const own = is_reference ? std::vector<unsigned char>{} : result_of(m, x);
+    unsigned char const* mine = is_reference ? reference.data() : own.data();
     auto const& agree = x.agree ? x.agree : m.agree;
     auto const& format = x.format ? x.format : m.format;
-    c.agrees.push_back(!x.checked || agree(mine.data(), reference.data()));
-    c.results.push_back(format(mine.data()));
+    c.agrees.push_back(!x.checked || agree(mine, reference.data()));
+    c.results.push_back(format(mine));
   }
   double const ceiling_bytes = m.ceiling_bytes > 0 ? m.ceiling_bytes : m.bytes;
   if (m.items != nullptr && std::fmod(ceiling_bytes, 16.0) == 0)
@@ -132,25 +133,6 @@ void describe(nvbench::state& state, measurement const& m, std::string const& na
                             "}");
 }
 
-// Calls that return to the host, by the host's clock in alternating runs (c0, c1, ..., c0, c1, ...),
-// the device idle before each run: what the caller waits, L2 warm. Up to 51 runs, fewer for long
-// calls (as the timer's budget of 0.2 s), after a warm-up run of each.
-std::vector<std::vector<double>> wall_group_samples(std::vector<std::function<void()>> const& calls) {
-  auto const once_us = [](std::function<void()> const& call) {
-    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
-    auto const begin = std::chrono::steady_clock::now();
-    call();
-    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count();
-  };
-  double one = 0;
-  for (auto const& c : calls) one += once_us(c);
-  int const runs = std::clamp(static_cast<int>(2e5 / std::max(one, 1.0)), 5, 51) | 1;
-  std::vector<std::vector<double>> us(calls.size(), std::vector<double>(static_cast<std::size_t>(runs)));
-  for (int i = 0; i < runs; ++i)
-    for (std::size_t k = 0; k < calls.size(); ++k) us[k][static_cast<std::size_t>(i)] = once_us(calls[k]);
-  return us;
-}
-
 // The hot samples of the i-th contender (alternating or to_host), from the round's alternating runs
 // of every contender of the measurement timed the same way. The read ceiling is not among them: at
 // 2^24 4-byte items, just over L2, a call's hot time depends on what read the buffer before it, and
@@ -165,7 +147,9 @@ std::vector<double> const& group_samples(checked& c, measurement const& m, long 
     std::vector<std::size_t> at;
     for (std::size_t k = 0; k < m.contenders.size(); ++k)
       if (m.contenders[k].how == m.contenders[i].how) calls.push_back(m.contenders[k].call), at.push_back(k);
-    auto samples = wall ? wall_group_samples(calls) : cascade_nvbench::hot_group_samples(calls);
+    // calls that return to the host: by the host's clock, the device idle before each run
+    auto samples = wall ? cascade_nvbench::hot_timer().wall_group_samples_us_budget(calls)
+                        : cascade_nvbench::hot_group_samples(calls);
     std::vector<std::vector<double>> all(m.contenders.size());
     for (std::size_t k = 0; k < at.size(); ++k) all[at[k]] = std::move(samples[k]);
     found = rounds.emplace(round, std::move(all)).first;

@@ -163,6 +163,21 @@ class timer {
     return {median_of(ta), median_of(tb)};
   }
 
+  // Every host-clock run of each call in `calls` in microseconds, their runs alternating (c0, c1, ...,
+  // c0, c1, ...), a list per call, L2 warm (bench/support/contest.cu: calls that return to the host).
+  template <class F>
+  std::vector<std::vector<double>> wall_group_samples_us_budget(std::vector<F> const& calls, int max_runs = 51,
+                                                                double budget_us = 2e5) {
+    double one = 0;
+    for (auto const& c : calls) one = std::max(one, median_wall_us(c, false, 2, 1));
+    int const runs = runs_within(one * static_cast<double>(calls.size()), max_runs, budget_us);
+    std::vector<std::vector<double>> us(calls.size(), std::vector<double>(runs));
+    for (int i = 0; i < runs; ++i)
+      for (std::size_t k = 0; k < calls.size(); ++k) us[k][i] = once_wall_us(calls[k], false);
+    CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
+    return us;
+  }
+
   // 300 us: the segmented bench's first cascade call after CUB's kernels of 7-73 ms (segments of 1-10
   // items) now and then took its host work past a 50 us spin, which its hot figure then counted (up to
   // 16 us at 4 items); behind 300 us it never did (at 55e5fe6: docs/notes/segmented-owners.md).
