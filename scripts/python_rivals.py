@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""PyTorch, CuPy and JAX on what cascade-rivals and cascade-segmented time: the sum and the minimum of
-float, double, int32, int64, int8 (summed into int32) and half (summed into float) items; argmin,
-argmax and minmax of float, double, int32, int8 and half; at 2^10..2^30 items in steps of 2^2 (as
-cascade-rivals); and 2^26 floats in segments of one size (1 .. 2^20, as cascade-segmented): the
-segmented reduce (torch.segment_reduce with lengths, jax.ops.segment_sum with sorted ids) and the
-sum of each row of the (segments, size) view (what a user of these libraries writes for
-batched_reduce).
+"""cascade against PyTorch, CuPy and JAX in one process, on what cascade-rivals and cascade-segmented
+time: the sum and the minimum of float, double, int32, int64, int8 (summed into int32) and half
+(summed into float) items; argmin, argmax and minmax of float, double, int32, int8 and half; at
+2^10..2^30 items in steps of 2^2 (as cascade-rivals); and 2^26 floats in segments of one size
+(1 .. 2^20, as cascade-segmented): the segmented reduce (torch.segment_reduce with lengths,
+jax.ops.segment_sum with sorted ids) and the sum of each row of the (segments, size) view (what a
+user of these libraries writes for batched_reduce). cascade's side is bench/rivals/python_calls.cu
+(libcascade-python-calls.so, through ctypes): default_policy's call with the accumulator the Python
+call has, on torch's buffer and stream; the segmented cases are cascade-segmented's.
 
 One buffer a case, made by torch on the GPU (seeded: floats uniform in [0, 1), integers uniform in
 [-100, 100] for int8 and [-2^20, 2^20] otherwise) and handed to CuPy and JAX through DLPack, so that
 every library reads the same bytes. The contenders of one case (one call a library) run in
-alternating rounds (torch, cupy, jax, torch, ...), each timed as scripts/gpu_libraries.py says (CUDA
+alternating rounds (cascade, torch, cupy, jax, cascade, ...), each timed as scripts/gpu_libraries.py says (CUDA
 events behind a 300 us spin kernel, hot, hot_idle and cold; JAX by the host clock), warm-up runs
 first (5), then the median of 31 rounds (5 when a call takes over 20 ms). Every result is checked
 against a fold of the buffer in float64 / int64 (torch, through a widened copy): integers exactly
@@ -21,15 +23,16 @@ minima, maxima and indices exactly, indices the first of their value ("agrees").
     python3 scripts/python_rivals.py --families reduce --items float --max-log2 20 --quick
 
 Options: --out FILE (JSON; without it, only the table on stdout), --families reduce,arg,segmented
-(default all), --items (default every item of each family), --libraries torch,cupy,jax (default all;
+(default all), --items (default every item of each family), --libraries cascade,torch,cupy,jax (default all;
 one that does not import is recorded under "missing"; torch is needed to make the buffers),
---min-log2 10 --max-log2 30 --step 2, --quick (1 warm-up and 3 rounds: a smoke test). An unknown
+--min-log2 10 --max-log2 30 --step 2, --cascade-lib SO, --quick (1 warm-up and 3 rounds: a smoke test). An unknown
 option exits with status 2; a disagreeing result makes the exit status 1.
 """
 import argparse
 import datetime
 import gc
 import json
+import os
 import platform
 import sys
 import time
@@ -40,7 +43,7 @@ from gpu_libraries import (LONG_MS, LONG_RUNS, RUNS, WARMUP, Cupy, Jax, Torch, f
                            nvidia_driver, probe_l2)
 
 FAMILIES = ['reduce', 'arg', 'segmented']
-LIBRARIES = ['torch', 'cupy', 'jax']
+LIBRARIES = ['cascade', 'torch', 'cupy', 'jax']
 SEED = 20261201
 RTOL = {'float': 1e-4, 'half': 1e-4, 'double': 1e-12}
 SEGMENTED_ITEMS = 1 << 26
@@ -188,7 +191,74 @@ class JaxLib(Jax):
         return 'jit(jnp.sum(x.reshape(segments, size), axis=1))', (lambda: f(x)), self.note
 
 
-LOADERS = {'torch': TorchLib, 'cupy': CupyLib, 'jax': JaxLib}
+class CascadeLib(Torch):
+    """cascade's calls (bench/rivals/python_calls.cu, built as libcascade-python-calls.so) through ctypes,
+    on torch's buffers and current stream, timed by torch's events as TorchLib is."""
+    library = 'cascade'
+    path = None  # --cascade-lib, else the first build directory that has the library
+
+    def __init__(self):
+        import ctypes
+        import glob
+        super().__init__()
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        found = [self.path] if self.path else sorted(glob.glob(os.path.join(here, 'build*', 'bench',
+                                                                            'libcascade-python-calls.so')))
+        if not found or not os.path.isfile(found[0]):
+            raise RuntimeError('no libcascade-python-calls.so (build the bench, or give --cascade-lib)')
+        self.lib = ctypes.CDLL(found[0])
+        c = ctypes
+        self.lib.cascade_python_find.argtypes = [c.c_char_p, c.c_char_p]
+        self.lib.cascade_python_out_bytes.argtypes = [c.c_int]
+        self.lib.cascade_python_out_bytes.restype = c.c_longlong
+        self.lib.cascade_python_run.argtypes = [c.c_int, c.c_void_p, c.c_longlong, c.c_void_p, c.c_void_p]
+        self.lib.cascade_python_decode.argtypes = [c.c_int, c.c_char_p, c.POINTER(c.c_double), c.POINTER(c.c_double)]
+        self.lib.cascade_python_error.restype = c.c_char_p
+        v = self.lib.cascade_python_version()
+        self.version = '%d.%d.%d' % (v // 100000, v // 100 % 1000, v % 100)
+        self.commit = os.environ.get('CASCADE_COMMIT')
+        self.runtime = runtime_text(self.lib.cascade_python_runtime())
+        self.library_path = found[0]
+        self.ctypes = ctypes
+
+    def view(self, x):
+        return x
+
+    def aux(self, case, x):
+        return None
+
+    def call(self, case, x, aux):
+        if case.family in ('segmented', 'batched'):
+            return None  # cascade-segmented times these
+        config = case.config.encode()
+        k = self.lib.cascade_python_find(case.family.encode(), config)
+        if k < 0:
+            return None
+        out = self.t.empty(self.lib.cascade_python_out_bytes(k), dtype=self.t.uint8, device=self.dev)
+        run, err, n, ptr = self.lib.cascade_python_run, self.lib.cascade_python_error, case.n, x.data_ptr()
+        stream = self.t.cuda.current_stream().cuda_stream
+
+        def fn():
+            if run(k, ptr, n, out.data_ptr(), stream):
+                raise RuntimeError(err().decode())
+            return out
+        name = {'reduce': 'cascade::reduce_into(default_policy)', 'argmin': 'cascade::argmin_into(default_policy)',
+                'argmax': 'cascade::argmax_into(default_policy)',
+                'minmax': 'cascade::reduce_fused_into(default_policy, minimum, maximum)'}[case.family]
+        note = 'int8 minimum in int8, as x.min() returns it' if case.config == 'int8-minimum' else ''
+        return name, fn, note
+
+    def values(self, case, out):
+        """What the call wrote, read back: a scalar, or (min, max)."""
+        c = self.ctypes
+        raw = bytes(out.cpu().numpy().tobytes())
+        a, b = c.c_double(), c.c_double()
+        k = self.lib.cascade_python_find(case.family.encode(), case.config.encode())
+        self.lib.cascade_python_decode(k, raw, c.byref(a), c.byref(b))
+        return (a.value, b.value) if case.family == 'minmax' else a.value
+
+
+LOADERS = {'torch': TorchLib, 'cupy': CupyLib, 'jax': JaxLib, 'cascade': CascadeLib}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -243,10 +313,9 @@ def check(lib, case, out, ref):
         worst = float(err.max()) if err.size else 0.0
         return bool(np.all(np.isfinite(err)) and worst <= RTOL['float']), 'max relative error %.3g' % worst
     if case.family == 'minmax':
-        lo, hi = out
-        got = (scalar(lib, lo), scalar(lib, hi))
+        got = lib.values(case, out) if hasattr(lib, 'values') else (scalar(lib, out[0]), scalar(lib, out[1]))
         return got == (ref['min'], ref['max']), 'got %r, want %r' % (got, (ref['min'], ref['max']))
-    got = scalar(lib, out)
+    got = lib.values(case, out) if hasattr(lib, 'values') else scalar(lib, out)
     want = ref[case.family if case.family != 'reduce' else case.op]
     if case.family == 'reduce' and case.op == 'plus':
         if case.item in RTOL:
@@ -298,7 +367,8 @@ def print_row(r):
         ('  [' + r['error'] + ']') if r.get('error') else ''), flush=True)
 
 
-def run(libs, plan, quick):
+def run(libs, plan, quick, save=None):
+    """The rows of every case; save(rows) after each buffer (a run cut short keeps what it measured)."""
     tl = libs['torch']
     rows = []
     for family, item, n, cases in plan:
@@ -344,6 +414,8 @@ def run(libs, plan, quick):
         views = x = None
         for lib in libs.values():
             lib.free()
+        if save:
+            save(rows)
     return rows
 
 
@@ -356,6 +428,7 @@ def main():
     parser.add_argument('--min-log2', type=int, default=10)
     parser.add_argument('--max-log2', type=int, default=30)
     parser.add_argument('--step', type=int, default=2)
+    parser.add_argument('--cascade-lib', metavar='SO', help='libcascade-python-calls.so (default: build*/bench/)')
     parser.add_argument('--quick', action='store_true', help='1 warm-up and 3 rounds: a smoke test')
     args = parser.parse_args()  # an unknown option: status 2
     families = names(args.families, FAMILIES, 'family', parser)
@@ -368,16 +441,18 @@ def main():
     doc = {'gpu': None, 'nvidia_driver': nvidia_driver(), 'cuda_runtime': {},
            'date': datetime.date.today().isoformat(),
            'method': ('one buffer a case made by torch (seeded) and shared through DLPack; the contenders of a case in '
-                      'alternating rounds; CUDA events around the call only (torch, CuPy), %d warm-up runs, median '
+                      'alternating rounds; cascade through libcascade-python-calls.so (ctypes) on torch\'s buffer '
+                      'and stream, timed by torch\'s events; CUDA events around the call only (torch, CuPy), %d warm-up runs, median '
                       'of %d rounds (%d when a call takes over %g ms); hot: the call queued behind a spin kernel so '
                       'its launch is excluded; hot_idle: the GPU idle first, the launch included; cold: a buffer of '
                       '2x L2 written on the library\'s stream before the spin; JAX by the host clock around '
                       'f(x).block_until_ready() (hot = hot_idle), cold flushing first; results checked against '
                       'float64 / int64 folds%s') % (WARMUP, RUNS, LONG_RUNS, LONG_MS,
                                                     ' [--quick: 1 warm-up, 3 rounds]' if args.quick else ''),
-           'versions': {'torch': None, 'cupy': None, 'jax': None, 'jaxlib': None,
+           'versions': {'cascade': None, 'cascade_commit': None, 'torch': None, 'cupy': None, 'jax': None, 'jaxlib': None,
                         'python': platform.python_version(), 'numpy': np.__version__},
            'spin': {}, 'l2_bytes': None, 'flush_bytes': None, 'missing': {}, 'rows': []}
+    CascadeLib.path = args.cascade_lib
     libs = {}
     for name in libraries:
         try:
@@ -398,18 +473,24 @@ def main():
         doc['versions'][name] = lib.version
         if name == 'jax':
             doc['versions']['jaxlib'] = lib.jaxlib
+        if name == 'cascade':
+            doc['versions']['cascade_commit'] = lib.commit
         doc['cuda_runtime'][name] = lib.runtime
         doc['spin'][name] = lib.spin_text
         doc['gpu'] = doc['gpu'] or lib.gpu
         print('%s %s on %s' % (name, lib.version, lib.gpu), flush=True)
-    doc['rows'] = run(libs, buffers(families, items, sizes), args.quick)
+    def save(rows):
+        doc['rows'] = rows
+        if args.out:
+            with open(args.out + '.part', 'w') as f:
+                json.dump(doc, f, indent=1)
+                f.write('\n')
+            os.replace(args.out + '.part', args.out)
+    save(run(libs, buffers(families, items, sizes), args.quick, save))
     for lib in libs.values():
         lib.close()
     gc.collect()
     if args.out:
-        with open(args.out, 'w') as f:
-            json.dump(doc, f, indent=1)
-            f.write('\n')
         print('wrote %s (%d rows)' % (args.out, len(doc['rows'])), flush=True)
     bad = [r for r in doc['rows'] if r.get('error') or not r['agrees']]
     if bad:

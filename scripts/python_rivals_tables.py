@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Markdown tables of cascade against PyTorch, CuPy and JAX: cascade-rivals' default_policy rows (and
-cascade-segmented's) beside scripts/python_rivals.py's, run on the same GPU one after the other.
+"""Markdown tables of cascade against PyTorch, CuPy and JAX, from scripts/python_rivals.py's results:
+cascade's rows in the same file (its calls ran in the same process, in alternating rounds with the
+libraries'), or, given two files, cascade-rivals' default_policy rows (and cascade-segmented's) beside
+the Python file's, run one after the other.
 
-    python3 scripts/python_rivals_tables.py RIVALS.json PYTHON.json                 # the summary
-    python3 scripts/python_rivals_tables.py RIVALS.json PYTHON.json --config float-plus   # or argmin/float
+    python3 scripts/python_rivals_tables.py PYTHON.json                             # the summary
+    python3 scripts/python_rivals_tables.py PYTHON.json --config float-plus          # or argmin/float
+    python3 scripts/python_rivals_tables.py PYTHON.json --bar                        # exit 1 if missed
+    python3 scripts/python_rivals_tables.py RIVALS.json PYTHON.json [--config ...]   # cascade from RIVALS
     python3 scripts/python_rivals_tables.py SEGMENTED.json PYTHON.json --segmented
-    python3 scripts/python_rivals_tables.py RIVALS.json PYTHON.json --bar           # exit 1 if missed
 
 Ratios are the library's time / cascade's (above 1: cascade is faster), hot (GPU time, the launch
 excluded) and cold (L2 flushed), at the same size, item type and op. JAX is timed by the host clock
@@ -60,6 +63,12 @@ def cascade_rows(doc):
         if key not in out or names.index(r['name']) < names.index(out[key]['name']):
             out[key] = r
     return out
+
+
+def same_run_rows(doc):
+    """{(family, config, n): row} of cascade's own rows in a scripts/python_rivals.py file."""
+    return {(r['family'], r['config'], r['n']): r for r in doc['rows']
+            if r.get('kind') == 'timing' and r.get('library') == 'cascade' and r.get('hot_us') is not None}
 
 
 def python_rows(doc):
@@ -185,18 +194,21 @@ def bar(cas, py):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('cascade', help='cascade-rivals (or, with --segmented, cascade-segmented) results')
-    ap.add_argument('python', help='scripts/python_rivals.py results')
+    ap.add_argument('files', nargs='+', metavar='FILE',
+                    help='PYTHON.json, or RIVALS.json (SEGMENTED.json with --segmented) then PYTHON.json')
     ap.add_argument('--config', help='every size of one configuration: float-plus, argmin/float, minmax/int8')
     ap.add_argument('--segmented', action='store_true')
     ap.add_argument('--bar', action='store_true')
     args = ap.parse_args()
-    cdoc, pdoc = load_result(args.cascade), load_result(args.python)
+    if len(args.files) > 2 or (args.segmented and len(args.files) != 2):
+        ap.error('give PYTHON.json, or RIVALS.json (SEGMENTED.json with --segmented) and PYTHON.json')
+    pdoc = load_result(args.files[-1])
+    cdoc = load_result(args.files[0]) if len(args.files) == 2 else None
     py = python_rows(pdoc)
     if args.segmented:
         segmented(cdoc, py)
         return 0
-    cas = cascade_rows(cdoc)
+    cas = cascade_rows(cdoc) if cdoc is not None else same_run_rows(pdoc)
     if args.bar:
         return bar(cas, py)
     if args.config:
