@@ -40,6 +40,7 @@ import time
 import numpy as np
 
 from gpu_libraries import (LONG_MS, LONG_RUNS, RUNS, WARMUP, Cupy, Jax, Torch, fmt, gbps, median, names,
+                           runtime_text,
                            nvidia_driver, probe_l2)
 
 FAMILIES = ['reduce', 'arg', 'segmented']
