@@ -34,9 +34,10 @@ def pow2(n):
     return '2^%d' % (n.bit_length() - 1) if n and n & (n - 1) == 0 else str(n)
 
 
-def find(family, config, item, n, prefix):
+def find(family, config, item, n, prefix, exact=False):
     for r in rows:
-        if (r['family'], r['config'], r['item'], r['n']) == (family, config, item, n) and r['name'].startswith(prefix):
+        if (r['family'], r['config'], r['item'], r['n']) == (family, config, item, n) and (
+                r['name'] == prefix if exact else r['name'].startswith(prefix)):
             return r
     return None
 
@@ -82,7 +83,7 @@ elif '--any-of' in sys.argv:
     for config, item, n in key_rows('any_of'):
         a = find('any_of', config, item, n, 'cascade::any_of_into')
         f = find('any_of', config, item, n, 'cascade::reduce_into')
-        h = find('any_of', config, item, n, 'cascade::any_of')
+        h = find('any_of', config, item, n, 'cascade::any_of', exact=True)  # not any_of_into
         t = find('any_of', config, item, n, 'thrust::any_of')
         print('| %s | %s | %.1f | %.1f | %.3f | %.1f | %.1f | %.2f |' % (
             config, pow2(n), a['hot_us'], f['hot_us'], a['hot_us'] / f['hot_us'], incl_us(h), incl_us(t),

@@ -15,7 +15,7 @@ from results_io import load_result, rows_of  # noqa: E402
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 RIVALS = 'bench/results/rivals-h200-2026-12-01-cccl3.5.0.json.xz'
-SEGMENTED = ['bench/results/segmented-2026-12-01/segmented-newest-67c946f.json']
+SEGMENTED = ['bench/results/segmented-2026-12-02/segmented-newest-753bc45.json.xz']
 DISTRIBUTED = 'bench/results/distributed-h200x4-2026-11-26.json'
 
 
@@ -43,8 +43,8 @@ arg = [100 * r['ceiling_hot_us'] / r['hot_us'] for r in rows
 # over every length and both rounds
 times = defaultdict(list)
 for path in SEGMENTED:
-    for r in load(path)['rows']:
-        if r.get('kind') == 'timing' and r['lengths'] == 'fixed' and 1 <= r['segment_size'] <= 64:
+    for r in rows_of(load(path)):
+        if r.get('kind') == 'timing' and r.get('lengths') == 'fixed' and 1 <= r['segment_size'] <= 64:
             times[(path, r['segment_size'], r['name'])].append(r['hot_us'])
 ratios = defaultdict(list)
 for (path, size, name), t in times.items():
