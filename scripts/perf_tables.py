@@ -24,8 +24,18 @@ CONFIGS = [('float-plus', 'float plus'), ('float-minimum', 'float minimum'), ('i
            ('int8-plus', 'int8 plus (int accumulator)'), ('int8-minimum', 'int8 minimum'),
            ('half-plus', 'half plus (float accumulator)'), ('half-minimum', 'half minimum')]
 
+def launch_ratio(r):
+    """CUB / default with the launch included: the older program's idle-GPU hot, or NVBench's batch."""
+    return r['cub_ratio_hot_idle'] if r.get('cub_ratio_hot_idle') is not None else r.get('cub_ratio_batch')
+
+
+def launch_label(rows):
+    return 'hot idle' if any(r.get('cub_ratio_hot_idle') is not None for r in rows) else 'batch'
+
+
 if '--every' in sys.argv:
-    # CUB / default_policy at every size: hot / cold / hot on an idle GPU (the launch included)
+    # CUB / default_policy at every size: hot / cold / hot on an idle GPU (the launch included; NVBench's
+    # batch in an NVBench program's file)
     rows = [r for r in sweep_rows(load_result(sys.argv[1])) if r.get('group') == 'default']
     sizes = sorted({r['n'] for r in rows})
     print('| config | ' + ' | '.join('2^%d' % (n.bit_length() - 1) for n in sizes) + ' |')
@@ -33,7 +43,7 @@ if '--every' in sys.argv:
     for config, _ in CONFIGS:
         at = {r['n']: r for r in rows if r['config'] == config}
         print('| %s | %s |' % (config, ' | '.join('%.2f / %.2f / %.2f' % (
-            at[n]['cub_ratio_hot'], at[n]['cub_ratio_cold'], at[n]['cub_ratio_hot_idle']) for n in sizes)))
+            at[n]['cub_ratio_hot'], at[n]['cub_ratio_cold'], launch_ratio(at[n])) for n in sizes)))
     sys.exit(0)
 if '--config' in sys.argv:
     # one configuration in full: CUB and default_policy hot and cold (us), their ratios, the bandwidth
@@ -41,13 +51,13 @@ if '--config' in sys.argv:
     config = sys.argv[sys.argv.index('--config') + 1]
     rows = [r for r in sweep_rows(load_result(sys.argv[1])) if r['config'] == config]
     at = {(r['group'], r['n']): r for r in rows if r['group'] in ('cub', 'default', 'ceiling', 'to_host')}
-    print('| n | CUB hot | default hot | ratio | ratio, hot idle | CUB cold | default cold | ratio | '
+    print('| n | CUB hot | default hot | ratio | ratio, %s | CUB cold | default cold | ratio | ' % launch_label(rows) +
           'default GB/s (cold) | read ceiling GB/s (cold) | thrust / cascade::reduce (hot / cold, wall) |')
     print('|---|' + '---:|' * 10)
     for n in sorted({n for _, n in at}):
         c, d, e, h = at['cub', n], at['default', n], at['ceiling', n], at['to_host', n]
         print('| 2^%d | %.2f | %.2f | %.2fx | %.2fx | %.2f | %.2f | %.2fx | %.0f | %.0f | %.2fx / %.2fx |' % (
-            n.bit_length() - 1, c['hot_us'], d['hot_us'], d['cub_ratio_hot'], d['cub_ratio_hot_idle'], c['cold_us'],
+            n.bit_length() - 1, c['hot_us'], d['hot_us'], d['cub_ratio_hot'], launch_ratio(d), c['cold_us'],
             d['cold_us'], d['cub_ratio_cold'], d['cold_gbps'], e['cold_gbps'], h['thrust_ratio_hot'],
             h['thrust_ratio_cold']))
     sys.exit(0)

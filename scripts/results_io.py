@@ -156,7 +156,8 @@ def sweep_rows(doc):
     hot_us, cold_us, cub_ratio_hot, cub_ratio_cold, ...), from either layout. On NVBench
     (bench/sweep.cu on contest.cu) the ratios are the rows' against CUB's, the read ceiling a row of
     its own (group 'ceiling') as before, cascade::reduce's row has thrust_ratio_hot/cold beside it,
-    and what the older program measured with the launch included (hot_idle) is not there (None)."""
+    and what the older program measured with the launch included (hot_idle) is not there (None): the
+    launch-included figure is NVBench's batch (batch_us, cub_ratio_batch)."""
     if 'nvbench' not in doc:
         return doc['rows']
     rows, ceilings, thrust = [], {}, {}
@@ -164,7 +165,7 @@ def sweep_rows(doc):
         if r.get('kind') != 'timing':
             continue
         r = dict(r, cub_ratio_hot=r['ratio_hot'], cub_ratio_cold=r['ratio_cold'], cub_ratio_hot_idle=None,
-                 hot_idle_us=None)
+                 hot_idle_us=None, cub_ratio_batch=r.get('ratio_batch'))
         key = (r['config'], r['n'])
         if r['ceiling_hot_us'] is not None and key not in ceilings:
             ceilings[key] = dict(r, name='read ceiling', group='ceiling', policy='', hot_us=r['ceiling_hot_us'],
