@@ -93,14 +93,9 @@ constexpr call reduce_entry(char const* config) {
   return {"reduce", config, &run_reduce<Item, Acc, Op>, &decode_value<Acc>, sizeof(Acc)};
 }
 
-template <class Item>
-constexpr call argmin_entry(char const* config) {
-  return {"argmin", config, &run_arg<Item, true>, &decode_index<Item>, sizeof(cascade::indexed<Item>)};
-}
-
-template <class Item>
-constexpr call argmax_entry(char const* config) {
-  return {"argmax", config, &run_arg<Item, false>, &decode_index<Item>, sizeof(cascade::indexed<Item>)};
+template <class Item, bool Min>
+constexpr call arg_entry(char const* config) {
+  return {Min ? "argmin" : "argmax", config, &run_arg<Item, Min>, &decode_index<Item>, sizeof(cascade::indexed<Item>)};
 }
 
 template <class Item>
@@ -130,21 +125,21 @@ call const calls[] = {
     reduce_entry<int64_t, int64_t, minimum>("int64-minimum"),
     reduce_entry<int8_t, int8_t, minimum>("int8-minimum"),
     reduce_entry<__half, float, plus>("half-plus"),
-    argmin_entry<float>("float"),
-    argmin_entry<double>("double"),
-    argmin_entry<int32_t>("int32"),
-    argmin_entry<__half>("half"),
-    argmax_entry<float>("float"),
-    argmax_entry<double>("double"),
-    argmax_entry<int32_t>("int32"),
-    argmax_entry<__half>("half"),
+    arg_entry<float, true>("float"),
+    arg_entry<double, true>("double"),
+    arg_entry<int32_t, true>("int32"),
+    arg_entry<__half, true>("half"),
+    arg_entry<float, false>("float"),
+    arg_entry<double, false>("double"),
+    arg_entry<int32_t, false>("int32"),
+    arg_entry<__half, false>("half"),
     minmax_entry<float>("float"),
     minmax_entry<double>("double"),
     minmax_entry<int32_t>("int32"),
     minmax_entry<__half>("half"),
 #endif
-    argmin_entry<int8_t>("int8"),
-    argmax_entry<int8_t>("int8"),
+    arg_entry<int8_t, true>("int8"),
+    arg_entry<int8_t, false>("int8"),
     minmax_entry<int8_t>("int8"),
 };
 constexpr int call_count = int(sizeof calls / sizeof calls[0]);

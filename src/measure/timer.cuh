@@ -125,13 +125,7 @@ class timer {
   template <class F>
   std::vector<std::vector<double>> group_samples_us_budget(std::vector<F> const& calls, mode m, int max_runs = 51,
                                                            double budget_us = 2e5) {
-    double one = 0;
-    for (auto const& c : calls) one = std::max(one, median_us(c, m, 2, 1));
-    int const runs = runs_within(one * static_cast<double>(calls.size()), max_runs, budget_us);
-    std::vector<std::vector<double>> us(calls.size(), std::vector<double>(runs));
-    for (int i = 0; i < runs; ++i)
-      for (std::size_t k = 0; k < calls.size(); ++k) us[k][i] = once_ms(calls[k], m) * 1e3;
-    return us;
+    return alternating_us(calls, max_runs, budget_us, [&](F const& c) { return once_ms(c, m) * 1e3; });
   }
 
   // Median host wall time of `run()` in microseconds, for calls that return only once their result
@@ -168,15 +162,11 @@ class timer {
   template <class F>
   std::vector<std::vector<double>> wall_group_samples_us_budget(std::vector<F> const& calls, int max_runs = 51,
                                                                 double budget_us = 2e5) {
-    double one = 0;
-    for (auto const& c : calls) one = std::max(one, median_wall_us(c, false, 2, 1));
-    int const runs = runs_within(one * static_cast<double>(calls.size()), max_runs, budget_us);
-    std::vector<std::vector<double>> us(calls.size(), std::vector<double>(runs));
-    for (int i = 0; i < runs; ++i)
-      for (std::size_t k = 0; k < calls.size(); ++k) us[k][i] = once_wall_us(calls[k], false);
+    auto us = alternating_us(calls, max_runs, budget_us, [&](F const& c) { return once_wall_us(c, false); });
     CASCADE_CUDA_CHECK(cudaDeviceSynchronize());
     return us;
   }
+
 
   // 300 us: the segmented bench's first cascade call after CUB's kernels of 7-73 ms (segments of 1-10
   // items) now and then took its host work past a 50 us spin, which its hot figure then counted (up to
@@ -184,6 +174,25 @@ class timer {
   static constexpr unsigned long long spin_ns = 300'000;
 
  private:
+  // The alternating runs of the two group_samples above, each run timed by once(call) in
+  // microseconds: two warm-up runs of each call, then as many rounds as the slowest call's third run
+  // fits in the budget.
+  template <class F, class Once>
+  std::vector<std::vector<double>> alternating_us(std::vector<F> const& calls, int max_runs, double budget_us,
+                                                  Once once) {
+    double one = 0;
+    for (auto const& c : calls) {
+      c();
+      c();
+      one = std::max(one, once(c));
+    }
+    int const runs = runs_within(one * static_cast<double>(calls.size()), max_runs, budget_us);
+    std::vector<std::vector<double>> us(calls.size(), std::vector<double>(runs));
+    for (int i = 0; i < runs; ++i)
+      for (std::size_t k = 0; k < calls.size(); ++k) us[k][i] = once(calls[k]);
+    return us;
+  }
+
   // One run of `run()` in milliseconds of GPU time, started the way mode `m` says.
   template <class F>
   float once_ms(F&& run, mode m) {

@@ -414,9 +414,6 @@ struct thread_partial {
   int num_valid;
 };
 
-// The tile loop over [first, first + n) (CUB's AgentReduce, moderngpu's get_tile): built once per
-// kernel, run by every thread of block `block` of `grid` (blockIdx.x of gridDim.x, or 0 of 1 for a
-// block that folds a whole range alone, as the last block of a single-pass finish does).
 // What a thread folds its items in: T, or int (unsigned int) for a minimum or maximum of 1- and
 // 2-byte signed (unsigned) integers, narrowed once after the loop. Widening keeps the order, so the
 // value is the same; in T itself every step sign-extends its result again (int8 minimum in int8:
@@ -431,6 +428,9 @@ using thread_value_t =
     cuda::std::conditional_t<widens_in_thread<T, Op>, cuda::std::conditional_t<cuda::std::is_signed_v<T>, int, unsigned>,
                              T>;
 
+// The tile loop over [first, first + n) (CUB's AgentReduce, moderngpu's get_tile): built once per
+// kernel, run by every thread of block `block` of `grid` (blockIdx.x of gridDim.x, or 0 of 1 for a
+// block that folds a whole range alone, as the last block of a single-pass finish does).
 template <int BlockSize, int CoarseFactor, class T, class It, class Offset, class Op>
 struct tile_loop {
   It first;
