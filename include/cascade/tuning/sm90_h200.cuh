@@ -193,6 +193,10 @@ struct table<sm90_h200, 8, op_kind::sum> {
 
 // [entry 8 min_max] tuned with double-minimum (double items, double accumulator)
 // NVIDIA H200 (driver 580.159.04), 2026-11-24, cascade 947027d: bench/results/rivals-2026-11-24/tune-h200.json.xz
+// Above 1482910 items <512, 32> by hand, where the tuner chose <512, 16>: in the sweep of
+// bench/results/bench-h200-2026-11-29, double and int64 minima at 2^22..2^30, it was faster cold at
+// every size and hot at all but one (2^28 doubles, 0.1% slower); 2^22 doubles 9.50 us hot against
+// 10.50, CUB 3.0.1 10.75.
 template <>
 struct table<sm90_h200, 8, op_kind::min_max> {
   using type = ranges<range<2896, policy<256, 8, tree::shuffle, finish::cluster>>,
@@ -200,7 +204,7 @@ struct table<sm90_h200, 8, op_kind::min_max> {
                       range<11585, policy<512, 16, tree::shuffle, finish::flagged>>,
                       range<46340, policy<256, 8, tree::shuffle, finish::cluster>>,
                       range<1482910, policy<512, 8, tree::shuffle, finish::flagged>>,
-                      range<-1, policy<512, 16, tree::shuffle, finish::flagged>>>;
+                      range<-1, policy<512, 32, tree::shuffle, finish::flagged>>>;
 };
 // [/entry]
 
