@@ -13,6 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.join(sys.argv[1] if len(sys.argv) > 1 else '.', 'scripts'))
 from results_io import contest_rows, nvbench_rows, rows_of, wrap_nvbench  # noqa: E402
+from results_merge import merge  # noqa: E402
 
 
 def summary(tag, value, kind='float64'):
@@ -91,6 +92,24 @@ expect('a contender of one round: its ratio that round\'s', next(r for r in rows
 expect('the reference against itself', next(r for r in rows if r['name'] == 'cub')['ratio_hot'], 1.0)
 expect('notes after the rows', rows_of(doc)[-1], {'kind': 'semantics', 'family': 'arg'})
 expect('a file of the older layout', rows_of({'rows': [1, 2]}), [1, 2])
+
+# results_merge: a second invocation's benchmark joins; another commit merges only when asked
+other_nv = json.loads(json.dumps(nv))
+other_nv['benchmarks'][0]['name'] = 'reduce-double'
+later = wrap_nvbench(other_nv, {'cuda_runtime': 13000, 'cccl': '3.5.0'}, 'def5678', '580.0', '2026-12-02', [])
+same = wrap_nvbench(other_nv, {'cuda_runtime': 13000, 'cccl': '3.5.0'}, 'abc1234', '580.0', '2026-12-02', [])
+both = merge([doc, same], 'two runs')
+expect('merged benchmarks', [b['name'] for b in both['nvbench']['benchmarks']], ['reduce-float', 'reduce-double'])
+expect('merged: the later date, the runs', (both['environment']['date'], both['environment']['runs']), ('2026-12-02', 'two runs'))
+try:
+    merge([doc, later], 'two commits')
+    failures.append('merge: files of two commits merged without --commits-differ')
+except ValueError:
+    pass
+mixed = merge([doc, later], 'two commits', commits_differ=True)
+expect('merged across commits', (mixed['environment']['cascade_commit'], mixed['environment']['run_commits']),
+       ('abc1234', ['abc1234', 'def5678']))
+expect('the first document untouched', 'runs' in doc['environment'], False)
 
 if failures:
     print('\n'.join(failures))
