@@ -167,7 +167,6 @@ class timer {
     return us;
   }
 
-
   // 300 us: the segmented bench's first cascade call after CUB's kernels of 7-73 ms (segments of 1-10
   // items) now and then took its host work past a 50 us spin, which its hot figure then counted (up to
   // 16 us at 4 items); behind 300 us it never did (at 55e5fe6: docs/notes/segmented-owners.md).
