@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_io import load_result, sweep_rows  # noqa: E402
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-RUN = 'bench/results/bench-h200-2026-11-29.json.xz'
+RUN = 'bench/results/bench-h200-2026-12-02.json.xz'
 BANDS = [(10, 12), (14, 22), (24, 30)]
 CONFIGS = [('float-plus', 'float plus'), ('float-minimum', 'float minimum'), ('int32-plus', 'int32 plus'),
            ('int32-minimum', 'int32 minimum'), ('double-plus', 'double plus'), ('double-minimum', 'double minimum'),
