@@ -14,7 +14,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_io import load_result, rows_of  # noqa: E402
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-RIVALS = 'bench/results/rivals-h200-2026-12-01-cccl3.5.0.json.xz'
+RIVALS = 'bench/results/rivals-h200-2026-12-02-cccl3.5.0.json.xz'  # the reduce family
+RIVALS_ARG = 'bench/results/rivals-arg-h200-2026-12-02-cccl3.5.0.json.xz'
 SEGMENTED = ['bench/results/segmented-2026-12-02/segmented-newest-753bc45.json.xz']
 DISTRIBUTED = 'bench/results/distributed-h200x4-2026-11-26.json'
 
@@ -32,11 +33,14 @@ def log2(n):
     return n.bit_length() - 1
 
 
-rows = [r for r in rows_of(load(RIVALS)) if r.get('kind') == 'timing' and r['library'] == 'cascade']
-reduce = [r for r in rows if r['family'] == 'reduce' and r['mode'] == 'deterministic']
+def cascade_rows(path):
+    return [r for r in rows_of(load(path)) if r.get('kind') == 'timing' and r['library'] == 'cascade']
+
+
+reduce = [r for r in cascade_rows(RIVALS) if r['family'] == 'reduce' and r['mode'] == 'deterministic']
 small = [r['ratio_hot'] for r in reduce if 14 <= log2(r['n']) <= 22]
 large = [r['ratio_hot'] for r in reduce if log2(r['n']) >= 24]
-arg = [100 * r['ceiling_hot_us'] / r['hot_us'] for r in rows
+arg = [100 * r['ceiling_hot_us'] / r['hot_us'] for r in cascade_rows(RIVALS_ARG)
        if r['family'] in ('argmin', 'argmax') and log2(r['n']) >= 28]
 
 # segmented sums against CUB 3.5.0, by the default, segments of 1-64 items: CUB's time / cascade's,
