@@ -2,6 +2,11 @@
 """Markdown tables of cascade-rivals results, as docs/rivals.md shows them.
 
     python3 scripts/rivals_tables.py RIVALS-newest.json RIVALS-toolkit.json
+    python3 scripts/rivals_tables.py RIVALS-newest.json PYTHON-RIVALS.json
+
+A file of scripts/python_rivals.py adds PyTorch's and CuPy's columns to the reduce table: their time
+over cascade's in that file (its own calls, in the same process), every size 2^10-2^30. The CUB
+toolkit column is shown when a second CCCL's file is given.
 """
 import sys
 from collections import defaultdict
@@ -13,13 +18,35 @@ def version_key(v):
     return tuple(int(x) for x in v.split('.'))
 
 
+PYTHON_LIBRARIES = [('torch', 'PyTorch'), ('cupy', 'CuPy')]
+
+
 def load(paths):
-    rows = []
+    """cascade-rivals' timing rows (they name their CCCL), python_rivals.py's apart, and the GPU."""
+    rows, python, gpu = [], [], None
     for p in paths:
         d = load_result(p)
-        rows += rows_of(d)
-        gpu = meta_of(d)['gpu']
-    return [r for r in rows if r.get('kind') == 'timing'], gpu
+        timing = [r for r in rows_of(d) if r.get('kind') == 'timing']
+        if any('cccl' in r for r in timing):
+            rows += timing
+            gpu = meta_of(d)['gpu']
+        else:
+            python += timing
+    return rows, python, gpu
+
+
+def python_ratios(python, config, library):
+    """library's time / cascade's at every size of one configuration: ([hot], [cold])."""
+    by = defaultdict(dict)
+    for r in python:
+        if r['family'] == 'reduce' and r['config'] == config and r['library'] in ('cascade', library):
+            by[r['n']][r['library']] = r
+    h, c = [], []
+    for n, pair in by.items():
+        if 'cascade' in pair and library in pair:
+            h.append(pair[library]['hot_us'] / pair['cascade']['hot_us'])
+            c.append(pair[library]['cold_us'] / pair['cascade']['cold_us'])
+    return h, c
 
 
 def rng(values):
@@ -31,7 +58,7 @@ def rng(values):
 
 
 def main(paths):
-    rows, gpu = load(paths)
+    rows, python, gpu = load(paths)
     newest = max({r['cccl'] for r in rows}, key=version_key)
     oldest = min({r['cccl'] for r in rows}, key=version_key)
     g = defaultdict(list)
@@ -47,11 +74,18 @@ def main(paths):
     configs = sorted({r['config'] for r in rows if r['family'] == 'reduce'},
                      key=lambda c: (c.split('-')[1], ['float', 'double', 'int32', 'int64', 'int8', 'half'].index(c.split('-')[0])))
     lgs = lambda lo, hi: [1 << k for k in range(lo, hi + 1, 2)]
-    print(f'### {gpu}: reduce, default_policy against CUB {newest} and {oldest}\n')
-    print(f'CUB time / `default_policy` time (above 1: cascade faster), hot / cold, ranges over the sizes.\n')
+    toolkit = oldest != newest
+    others = [name for lib, name in PYTHON_LIBRARIES if python_ratios(python, 'float-plus', lib)[0]]
+    rivals = ' and '.join([f'CUB {newest}'] + ([oldest] if toolkit else []))
+    if others:
+        rivals = ', '.join([f'CUB {newest}'] + others[:-1]) + ' and ' + others[-1]
+    print(f'### {gpu}: reduce, default_policy against {rivals}\n')
+    whose = "The rival's" if others else 'CUB'
+    print(f'{whose} time / `default_policy` time (above 1: cascade faster), hot / cold, ranges over the sizes.\n')
     print(f'| config | vs {newest} run_to_run, 2^14-2^22 | 2^24-2^30 | vs {newest} not_guaranteed, 2^14-2^22 | 2^24-2^30 '
-          f'| vs {oldest}, 2^14-2^22 | default - ceiling, 2^14-2^30 (us) |')
-    print('|---|---|---|---|---|---|---|')
+          + (f'| vs {oldest}, 2^14-2^22 ' if toolkit else '')
+          + ''.join(f'| vs {name}, 2^10-2^30 ' for name in others) + '| default - ceiling, 2^14-2^30 (us) |')
+    print('|---' * (6 + toolkit + len(others)) + '|')
     for c in configs:
         cells = []
         for lo, hi in ((14, 22), (24, 30)):
@@ -69,12 +103,17 @@ def main(paths):
                 if d and ng:
                     h.append(ng['hot_us'] / d['hot_us']), co.append(ng['cold_us'] / d['cold_us'])
             cells.append(f'{rng(h)} / {rng(co)}' if h else '(falls back to run_to_run)')
-        h, co = [], []
-        for n in lgs(14, 22):
-            d = find(oldest, 'reduce', c, n, 'cascade', 'deterministic')
-            if d:
-                h.append(d['ratio_hot']), co.append(d['ratio_cold'])
-        cells.append(f'{rng(h)} / {rng(co)}')
+        if toolkit:
+            h, co = [], []
+            for n in lgs(14, 22):
+                d = find(oldest, 'reduce', c, n, 'cascade', 'deterministic')
+                if d:
+                    h.append(d['ratio_hot']), co.append(d['ratio_cold'])
+            cells.append(f'{rng(h)} / {rng(co)}')
+        for lib, name in PYTHON_LIBRARIES:
+            if name in others:
+                h, co = python_ratios(python, c, lib)
+                cells.append(f'{rng(h)} / {rng(co)}')
         h, co = [], []
         for n in lgs(14, 30):
             d = find(newest, 'reduce', c, n, 'cascade', 'deterministic')
