@@ -66,7 +66,8 @@ def main(path):
             d = find(rows, config, "default", 1 << lg)
             if d is None:
                 continue
-            modes = ["hot", "cold"] + ([launch_mode(d)] if launch_mode(d) else [])
+            launch = launch_mode(d)
+            modes = ["hot", "cold"] + ([launch] if launch else [])
             for mode in modes:
                 ratio = d["cub_ratio_" + mode]
                 floor = 0.98 if lg >= 26 else 1.00

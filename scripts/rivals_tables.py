@@ -11,6 +11,7 @@ toolkit column is shown when a second CCCL's file is given.
 import sys
 from collections import defaultdict
 
+from python_rivals_tables import comparisons, python_rows, same_run_rows
 from results_io import load_result, meta_of, rows_of
 
 
@@ -22,7 +23,8 @@ PYTHON_LIBRARIES = [('torch', 'PyTorch'), ('cupy', 'CuPy')]
 
 
 def load(paths):
-    """cascade-rivals' timing rows (they name their CCCL), python_rivals.py's apart, and the GPU."""
+    """cascade-rivals' timing rows (they name their CCCL), the GPU, and python_rivals.py's comparisons
+    (python_rivals_tables.comparisons: each library against cascade's calls in the same file)."""
     rows, python, gpu = [], [], None
     for p in paths:
         d = load_result(p)
@@ -31,22 +33,15 @@ def load(paths):
             rows += timing
             gpu = meta_of(d)['gpu']
         else:
-            python += timing
+            python += comparisons(same_run_rows(d), python_rows(d))
     return rows, python, gpu
 
 
 def python_ratios(python, config, library):
-    """library's time / cascade's at every size of one configuration: ([hot], [cold])."""
-    by = defaultdict(dict)
-    for r in python:
-        if r['family'] == 'reduce' and r['config'] == config and r['library'] in ('cascade', library):
-            by[r['n']][r['library']] = r
-    h, c = [], []
-    for n, pair in by.items():
-        if 'cascade' in pair and library in pair:
-            h.append(pair[library]['hot_us'] / pair['cascade']['hot_us'])
-            c.append(pair[library]['cold_us'] / pair['cascade']['cold_us'])
-    return h, c
+    """library's time / cascade's at every size of one reduce configuration: ([hot], [cold])."""
+    pairs = [(hot, cold) for family, c, _, lib, hot, cold, _ in python
+             if family == 'reduce' and c == config and lib == library]
+    return [h for h, _ in pairs], [c for _, c in pairs]
 
 
 def rng(values):
@@ -75,10 +70,9 @@ def main(paths):
                      key=lambda c: (c.split('-')[1], ['float', 'double', 'int32', 'int64', 'int8', 'half'].index(c.split('-')[0])))
     lgs = lambda lo, hi: [1 << k for k in range(lo, hi + 1, 2)]
     toolkit = oldest != newest
-    others = [name for lib, name in PYTHON_LIBRARIES if python_ratios(python, 'float-plus', lib)[0]]
-    rivals = ' and '.join([f'CUB {newest}'] + ([oldest] if toolkit else []))
-    if others:
-        rivals = ', '.join([f'CUB {newest}'] + others[:-1]) + ' and ' + others[-1]
+    others = [name for lib, name in PYTHON_LIBRARIES if any(t[3] == lib for t in python)]
+    rivals = [f'CUB {newest}'] + ([oldest] if toolkit else []) + others
+    rivals = ', '.join(rivals[:-1]) + ' and ' + rivals[-1] if len(rivals) > 1 else rivals[0]
     print(f'### {gpu}: reduce, default_policy against {rivals}\n')
     whose = "The rival's" if others else 'CUB'
     print(f'{whose} time / `default_policy` time (above 1: cascade faster), hot / cold, ranges over the sizes.\n')
