@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_io import load_result, rows_of  # noqa: E402
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-RIVALS = 'bench/results/rivals-h200-2026-12-02-cccl3.5.0.json.xz'  # the reduce family
+RIVALS = 'bench/results/rivals-h200-2026-12-02-cccl3.5.0.json.xz'  # reduce (its transform rows unused here)
 RIVALS_ARG = 'bench/results/rivals-arg-h200-2026-12-02-cccl3.5.0.json.xz'
 SEGMENTED = ['bench/results/segmented-2026-12-02/segmented-newest-753bc45.json.xz']
 DISTRIBUTED = 'bench/results/distributed-h200x4-2026-11-26.json'
